@@ -1,0 +1,161 @@
+//! The 100-character board string used by Gravon and other Stratego
+//! programs: character i is the square with index i (`a1 b1 .. j1 a2 ..
+//! j10`); `A` empty, `_` lake, Red `B`..`M` and Blue `N`..`Y` for bomb, spy,
+//! scout, miner, sergeant, lieutenant, captain, major, colonel, general,
+//! marshal, flag in that order.
+
+use crate::error::BoardStringError;
+use crate::{Color, Game, Piece, Rules, Square, Variant};
+
+/// Pieces in board-string order.
+const ORDER: [Piece; 12] = [
+    Piece::Bomb,
+    Piece::Spy,
+    Piece::Scout,
+    Piece::Miner,
+    Piece::Sergeant,
+    Piece::Lieutenant,
+    Piece::Captain,
+    Piece::Major,
+    Piece::Colonel,
+    Piece::General,
+    Piece::Marshal,
+    Piece::Flag,
+];
+
+/// The board-string character for a piece.
+pub fn piece_char(color: Color, piece: Piece) -> char {
+    let offset = ORDER.iter().position(|&p| p == piece).unwrap_or(0) as u8;
+    let base = match color {
+        Color::Red => b'B',
+        Color::Blue => b'N',
+    };
+    (base + offset) as char
+}
+
+/// The piece a board-string character stands for (`None` for `A`, `_` and
+/// anything else).
+pub fn char_piece(c: char) -> Option<(Color, Piece)> {
+    match c {
+        'B'..='M' => Some((Color::Red, ORDER[(c as u8 - b'B') as usize])),
+        'N'..='Y' => Some((Color::Blue, ORDER[(c as u8 - b'N') as usize])),
+        _ => None,
+    }
+}
+
+impl Game {
+    /// The position as a 100-character board string (full truth).
+    pub fn to_board_string(&self) -> String {
+        Square::all()
+            .map(|sq| match self.piece_on(sq) {
+                Some(p) => piece_char(p.color, p.piece),
+                None if sq.is_lake() => '_',
+                None => 'A',
+            })
+            .collect()
+    }
+
+    /// A fresh game (ply 0, Red to move, nothing moved or revealed) from a
+    /// board string. Each color may have any part of `variant`'s army.
+    pub fn from_board_string(
+        s: &str,
+        variant: Variant,
+        rules: Rules,
+    ) -> Result<Game, BoardStringError> {
+        Game::from_position(s, variant, rules, Color::Red)
+    }
+
+    /// Like [`Game::from_board_string`], with `turn` to move.
+    pub fn from_position(
+        s: &str,
+        variant: Variant,
+        rules: Rules,
+        turn: Color,
+    ) -> Result<Game, BoardStringError> {
+        rules.validate()?;
+        let chars: Vec<char> = s.chars().collect();
+        if chars.len() != 100 {
+            return Err(BoardStringError::Length(chars.len()));
+        }
+        let mut pieces = Vec::with_capacity(80);
+        let mut counts = [[0u8; 12]; 2];
+        for (square, &c) in Square::all().zip(&chars) {
+            match (c, square.is_lake()) {
+                ('_', true) => continue,
+                (_, true) => return Err(BoardStringError::LakeExpected { square }),
+                ('_', false) => return Err(BoardStringError::NotALake { square }),
+                ('A', false) => continue,
+                _ => {}
+            }
+            let Some((color, piece)) = char_piece(c) else {
+                return Err(BoardStringError::BadChar {
+                    index: square.index(),
+                    square,
+                    found: c,
+                });
+            };
+            let count = &mut counts[color.index()][piece.index()];
+            *count += 1;
+            if *count > variant.count(piece) {
+                return Err(BoardStringError::TooMany { color, piece });
+            }
+            pieces.push((color, square, piece));
+        }
+        Ok(Game::from_pieces(variant, rules, pieces.into_iter(), turn))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::Setup;
+
+    #[test]
+    fn chars_round_trip() {
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                assert_eq!(char_piece(piece_char(color, piece)), Some((color, piece)));
+            }
+        }
+        assert_eq!(piece_char(Color::Red, Piece::Bomb), 'B');
+        assert_eq!(piece_char(Color::Red, Piece::Flag), 'M');
+        assert_eq!(piece_char(Color::Blue, Piece::Bomb), 'N');
+        assert_eq!(piece_char(Color::Blue, Piece::Flag), 'Y');
+    }
+
+    #[test]
+    fn game_round_trip() {
+        let red = Setup::random(Variant::Classic, Color::Red, 1);
+        let blue = Setup::random(Variant::Classic, Color::Blue, 1);
+        let game = Game::new(Variant::Classic, Rules::default(), red, blue).unwrap();
+        let s = game.to_board_string();
+        assert_eq!(s.len(), 100);
+        assert_eq!(&s[40..60], "AA__AA__AAAA__AA__AA");
+        let back = Game::from_board_string(&s, Variant::Classic, Rules::default()).unwrap();
+        assert_eq!(back, game);
+    }
+
+    #[test]
+    fn rejects_bad_strings() {
+        let empty: String = Square::all()
+            .map(|s| if s.is_lake() { '_' } else { 'A' })
+            .collect();
+        let ok = |s: &str| Game::from_board_string(s, Variant::Classic, Rules::default());
+        assert!(ok(&empty).is_ok());
+        assert!(matches!(ok(&empty[1..]), Err(BoardStringError::Length(99))));
+        let mut s: Vec<char> = empty.chars().collect();
+        s[42] = 'A';
+        let s: String = s.into_iter().collect();
+        assert!(matches!(ok(&s), Err(BoardStringError::LakeExpected { .. })));
+        let mut s: Vec<char> = empty.chars().collect();
+        s[0] = 'Z';
+        let s: String = s.into_iter().collect();
+        assert!(matches!(ok(&s), Err(BoardStringError::BadChar { .. })));
+        let mut s: Vec<char> = empty.chars().collect();
+        s[0] = 'L';
+        s[1] = 'L';
+        let s: String = s.into_iter().collect();
+        assert!(matches!(ok(&s), Err(BoardStringError::TooMany { .. })));
+    }
+}

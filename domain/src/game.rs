@@ -1,0 +1,930 @@
+//! The game: state, legal moves, applying actions, end conditions, views.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ActionError, GameError, IllegalMove};
+use crate::record::{BattleRecord, MoveRecord, Outcome};
+use crate::square::{Direction, NEIGHBOURS, NO_SQUARE};
+use crate::view::{ByColor, Captured, PieceView, View, Viewer};
+use crate::{Color, Piece, Rules, Setup, Square, Variant};
+
+/// Upper bound on the number of legal moves in any position this crate can
+/// hold. Each color has at most the classic army (40 pieces; positions from
+/// board strings are checked against the variant's army, and classic's army
+/// contains every other variant's). At most 8 scouts, each with at most
+/// 9 + 9 = 18 destinations along its rank and file; the other movable pieces
+/// (at most 40 - 6 bombs - 1 flag - 8 scouts = 25) have at most 4 each:
+/// 8 * 18 + 25 * 4 = 244 <= 256.
+pub const MAX_LEGAL_MOVES: usize = 256;
+
+/// The legal moves of a position, on the stack.
+pub type MoveList = ArrayVec<Move, MAX_LEGAL_MOVES>;
+
+/// A move from one square to another (an attack if the target is occupied).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+/// A rescue made as part of a move (RULES.md `rescue`): which captured piece
+/// comes back, and where it is placed.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rescue {
+    pub piece: Piece,
+    pub square: Square,
+}
+
+/// Everything a player can do to a game. Serialized with a `type` tag:
+/// `{"type":"move","from":"e4","to":"e5","rescue":null}`, `{"type":"resign"}`,
+/// `offer_draw`, `accept_draw`, `decline_draw`, `timeout`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    Move {
+        from: Square,
+        to: Square,
+        #[serde(default)]
+        rescue: Option<Rescue>,
+    },
+    /// The player resigns (allowed at any time while the game is on).
+    Resign,
+    /// Offer a draw (at any time). It stands until the opponent accepts or
+    /// declines it, or until the offerer's next move withdraws it.
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    /// Applied with `by` = the player to move, whose clock ran out: that
+    /// player loses.
+    Timeout,
+}
+
+impl Action {
+    /// A plain move without rescue.
+    pub const fn play(from: Square, to: Square) -> Action {
+        Action::Move {
+            from,
+            to,
+            rescue: None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    FlagCaptured,
+    NoMoves,
+    Resignation,
+    Timeout,
+    DrawAgreed,
+    BothImmobile,
+    MoveLimit,
+}
+
+/// How a game ended; `winner` is `None` for a draw.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct GameResult {
+    pub winner: Option<Color>,
+    pub reason: EndReason,
+}
+
+/// A piece's stable identifier: the index (0..100) of the square it started
+/// on. It says nothing about the piece's rank.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PieceId(u8);
+
+impl PieceId {
+    /// The square the piece started on.
+    pub fn starting_square(self) -> Square {
+        Square::from_index_wrapping(self.0)
+    }
+
+    /// The raw number (0..100).
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+/// What [`Game::apply`] did.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Applied {
+    /// The full record of the ply, for moves (`None` for the other actions).
+    pub record: Option<MoveRecord>,
+    /// The game's result if this action ended it.
+    pub result: Option<GameResult>,
+}
+
+/// The full truth about one piece on the board (for tests and tools; send
+/// players a [`View`] instead).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct PieceState {
+    pub id: PieceId,
+    pub color: Color,
+    pub piece: Piece,
+    pub square: Square,
+    pub revealed: bool,
+    pub moved: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Unit {
+    pub(crate) id: PieceId,
+    pub(crate) color: Color,
+    pub(crate) piece: Piece,
+    pub(crate) square: Square,
+    pub(crate) alive: bool,
+    /// The opponent knows the rank.
+    pub(crate) revealed: bool,
+    pub(crate) moved: bool,
+}
+
+/// One of a player's recent moves, kept for the two-square rule.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) struct RecentMove {
+    pub(crate) unit: u8,
+    pub(crate) from: Square,
+    pub(crate) to: Square,
+}
+
+/// The most own moves the two-square rule ever looks at (its largest limit).
+pub(crate) const RECENT_MOVES: usize = 10;
+
+pub(crate) const EMPTY: u8 = 0xFF;
+
+/// A complete game in progress or finished. Build one with [`Game::new`]
+/// (from two validated setups) or [`Game::from_position`]; change it only
+/// with [`Game::apply`]. Serializes (serde) to a versioned document that
+/// reads back to an equal game; its size does not grow with the number of
+/// plies played.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(try_from = "crate::state::GameState", into = "crate::state::GameState")]
+pub struct Game {
+    pub(crate) variant: Variant,
+    pub(crate) rules: Rules,
+    /// Red's units first (indices `0..red_units`), then Blue's.
+    pub(crate) units: ArrayVec<Unit, 80>,
+    pub(crate) red_units: u8,
+    /// Unit index per square, or `EMPTY`.
+    pub(crate) board: [u8; 100],
+    pub(crate) turn: Color,
+    pub(crate) ply: u32,
+    pub(crate) plies_without_battle: u32,
+    pub(crate) result: Option<GameResult>,
+    pub(crate) draw_offer: Option<Color>,
+    pub(crate) recent: [ArrayVec<RecentMove, RECENT_MOVES>; 2],
+    /// Captured units of each color (unit indices), in capture order.
+    pub(crate) captured: [ArrayVec<u8, 40>; 2],
+    /// The pieces that made each player's rescues.
+    pub(crate) rescuers: [ArrayVec<PieceId, 2>; 2],
+    pub(crate) last_move: Option<MoveRecord>,
+}
+
+/// The two-square rule's ban for the player to move, if any: `unit` may not
+/// move along `vertical`'s axis in direction `dir` crossing any border
+/// between coordinates `lo..hi` (border k lies between k and k + 1).
+#[derive(Copy, Clone, Debug)]
+struct Ban {
+    unit: u8,
+    vertical: bool,
+    dir: i8,
+    lo: u8,
+    hi: u8,
+}
+
+impl Ban {
+    fn forbids(&self, from: Square, to: Square) -> bool {
+        let (a, b) = if self.vertical {
+            if from.file() != to.file() {
+                return false;
+            }
+            (from.rank(), to.rank())
+        } else {
+            if from.rank() != to.rank() {
+                return false;
+            }
+            (from.file(), to.file())
+        };
+        let dir = if b > a { 1 } else { -1 };
+        dir == self.dir && a.min(b).max(self.lo) < a.max(b).min(self.hi)
+    }
+}
+
+fn coordinate(square: Square, vertical: bool) -> u8 {
+    if vertical {
+        square.rank()
+    } else {
+        square.file()
+    }
+}
+
+/// Battle resolution (RULES.md "Battle").
+pub(crate) fn battle_outcome(attacker: Piece, defender: Piece, aggressor: bool) -> Outcome {
+    match defender {
+        Piece::Flag => Outcome::AttackerWins,
+        Piece::Bomb if attacker == Piece::Miner => Outcome::AttackerWins,
+        Piece::Bomb => Outcome::DefenderWins,
+        Piece::Marshal if attacker == Piece::Spy => Outcome::AttackerWins,
+        _ => {
+            let a = attacker.strength().unwrap_or(0);
+            let d = defender.strength().unwrap_or(0);
+            match a.cmp(&d) {
+                std::cmp::Ordering::Greater => Outcome::AttackerWins,
+                std::cmp::Ordering::Less => Outcome::DefenderWins,
+                std::cmp::Ordering::Equal if aggressor => Outcome::AttackerWins,
+                std::cmp::Ordering::Equal => Outcome::BothLose,
+            }
+        }
+    }
+}
+
+impl Game {
+    /// Starts a game from two validated setups. Red moves first. If Red
+    /// cannot move at all the game is over at once (`no_moves`, or
+    /// `both_immobile` if Blue could not move either).
+    pub fn new(variant: Variant, rules: Rules, red: Setup, blue: Setup) -> Result<Game, GameError> {
+        rules.validate()?;
+        for (expected, setup) in [(Color::Red, &red), (Color::Blue, &blue)] {
+            if setup.color() != expected {
+                return Err(GameError::WrongColor {
+                    color: expected,
+                    found: setup.color(),
+                });
+            }
+            if setup.variant() != variant {
+                return Err(GameError::WrongVariant { color: expected });
+            }
+        }
+        let pieces = red
+            .pieces()
+            .iter()
+            .map(|&(s, p)| (Color::Red, s, p))
+            .chain(blue.pieces().iter().map(|&(s, p)| (Color::Blue, s, p)));
+        Ok(Game::from_pieces(variant, rules, pieces, Color::Red))
+    }
+
+    /// Builds a fresh position (nothing moved or revealed, ply 0) from pieces
+    /// already known to fit on the board and in the army.
+    pub(crate) fn from_pieces(
+        variant: Variant,
+        rules: Rules,
+        pieces: impl Iterator<Item = (Color, Square, Piece)>,
+        turn: Color,
+    ) -> Game {
+        let mut all: ArrayVec<Unit, 80> = ArrayVec::new();
+        for (color, square, piece) in pieces {
+            if all.is_full() {
+                break;
+            }
+            all.push(Unit {
+                id: PieceId(square.index() as u8),
+                color,
+                piece,
+                square,
+                alive: true,
+                revealed: false,
+                moved: false,
+            });
+        }
+        all.sort_by_key(|u| (u.color, u.id));
+        let red_units = all.iter().filter(|u| u.color == Color::Red).count() as u8;
+        let mut game = Game {
+            variant,
+            rules,
+            units: all,
+            red_units,
+            board: [EMPTY; 100],
+            turn,
+            ply: 0,
+            plies_without_battle: 0,
+            result: None,
+            draw_offer: None,
+            recent: [ArrayVec::new(), ArrayVec::new()],
+            captured: [ArrayVec::new(), ArrayVec::new()],
+            rescuers: [ArrayVec::new(), ArrayVec::new()],
+            last_move: None,
+        };
+        for (i, u) in game.units.iter().enumerate() {
+            game.board[u.square.index()] = i as u8;
+        }
+        game.result = game.start_of_turn_result(turn);
+        game
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The ruleset in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Plies played so far.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Plies since the last battle.
+    pub fn plies_without_battle(&self) -> u32 {
+        self.plies_without_battle
+    }
+
+    /// Whose turn it is (when finished: who would have moved next).
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// How the game ended, or `None` while it is on.
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// Whether the game is over.
+    pub fn is_finished(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// The color with a pending draw offer.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+
+    /// How many rescues `color` has made.
+    pub fn rescues_used(&self, color: Color) -> u8 {
+        self.rescuers[color.index()].len() as u8
+    }
+
+    /// The full record of the last ply, if any.
+    pub fn last_move(&self) -> Option<&MoveRecord> {
+        self.last_move.as_ref()
+    }
+
+    /// The full truth about the piece on `square` (not for players' eyes).
+    pub fn piece_on(&self, square: Square) -> Option<PieceState> {
+        let i = self.board[square.index()];
+        (i != EMPTY).then(|| self.piece_state(i as usize))
+    }
+
+    /// Every piece on the board, full truth, in unit order.
+    pub fn pieces(&self) -> impl Iterator<Item = PieceState> + '_ {
+        (0..self.units.len())
+            .filter(|&i| self.units[i].alive)
+            .map(|i| self.piece_state(i))
+    }
+
+    /// The pieces of `color` that were captured, in capture order (full truth).
+    pub fn captured(&self, color: Color) -> impl Iterator<Item = Piece> + '_ {
+        self.captured[color.index()]
+            .iter()
+            .map(|&i| self.units[i as usize].piece)
+    }
+
+    fn piece_state(&self, i: usize) -> PieceState {
+        let u = &self.units[i];
+        PieceState {
+            id: u.id,
+            color: u.color,
+            piece: u.piece,
+            square: u.square,
+            revealed: u.revealed,
+            moved: u.moved,
+        }
+    }
+
+    fn units_of(&self, color: Color) -> std::ops::Range<usize> {
+        match color {
+            Color::Red => 0..self.red_units as usize,
+            Color::Blue => self.red_units as usize..self.units.len(),
+        }
+    }
+
+    /// Color of the occupant of a non-empty cell, without touching the unit.
+    fn cell_is_red(&self, cell: u8) -> bool {
+        cell < self.red_units
+    }
+
+    /// The two-square rule's ban on `color`'s next move, if any.
+    fn ban(&self, color: Color) -> Option<Ban> {
+        let limit = self.rules.two_square_limit as usize;
+        let recent = &self.recent[color.index()];
+        if limit == 0 || recent.len() < limit {
+            return None;
+        }
+        let moves = &recent[recent.len() - limit..];
+        let first = moves[0];
+        let last = moves[limit - 1];
+        let unit = self.units.get(first.unit as usize)?;
+        if !unit.alive || unit.square != last.to {
+            return None;
+        }
+        let vertical = first.from.file() == first.to.file();
+        let line = |s: Square| if vertical { s.file() } else { s.rank() };
+        let dir_of = |m: &RecentMove| {
+            if coordinate(m.to, vertical) > coordinate(m.from, vertical) {
+                1i8
+            } else {
+                -1
+            }
+        };
+        let (mut lo, mut hi) = (0u8, u8::MAX);
+        let mut previous: Option<&RecentMove> = None;
+        for m in moves {
+            if m.unit != first.unit
+                || line(m.from) != line(first.from)
+                || line(m.to) != line(first.from)
+            {
+                return None;
+            }
+            if let Some(p) = previous {
+                if p.to != m.from || dir_of(p) == dir_of(m) {
+                    return None;
+                }
+            }
+            let (a, b) = (coordinate(m.from, vertical), coordinate(m.to, vertical));
+            lo = lo.max(a.min(b));
+            hi = hi.min(a.max(b));
+            previous = Some(m);
+        }
+        (lo < hi).then_some(Ban {
+            unit: first.unit,
+            vertical,
+            dir: -dir_of(&last),
+            lo,
+            hi,
+        })
+    }
+
+    /// Calls `f` for every legal move of `color` until it returns `false`.
+    /// Returns `false` if stopped early.
+    #[inline(always)]
+    fn for_each_move(&self, color: Color, mut f: impl FnMut(Move) -> bool) -> bool {
+        let ban = self.ban(color);
+        let strike = self.rules.scout_strike_after_move;
+        let is_red = color == Color::Red;
+        for i in self.units_of(color) {
+            let u = &self.units[i];
+            if !u.alive || !u.piece.is_movable() {
+                continue;
+            }
+            let from = u.square;
+            let unit_ban = ban.filter(|b| b.unit as usize == i);
+            let neighbours = &NEIGHBOURS[from.index()];
+            let mut emit = |to: u8| -> bool {
+                let to = Square::from_index_wrapping(to);
+                match unit_ban {
+                    Some(b) if b.forbids(from, to) => true,
+                    _ => f(Move { from, to }),
+                }
+            };
+            if u.piece == Piece::Scout {
+                for d in Direction::ALL {
+                    let mut n = neighbours[d as usize];
+                    let mut adjacent = true;
+                    while n != NO_SQUARE {
+                        let cell = self.board[n as usize];
+                        if cell == EMPTY {
+                            if !emit(n) {
+                                return false;
+                            }
+                            n = NEIGHBOURS[n as usize][d as usize];
+                            adjacent = false;
+                            continue;
+                        }
+                        if self.cell_is_red(cell) != is_red && (adjacent || strike) && !emit(n) {
+                            return false;
+                        }
+                        break;
+                    }
+                }
+            } else {
+                for n in *neighbours {
+                    if n == NO_SQUARE {
+                        continue;
+                    }
+                    let cell = self.board[n as usize];
+                    if (cell == EMPTY || self.cell_is_red(cell) != is_red) && !emit(n) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Every legal move of the player to move (empty when the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.result.is_none() {
+            self.for_each_move(self.turn, |m| {
+                // Cannot fail: see MAX_LEGAL_MOVES.
+                let _ = list.try_push(m);
+                true
+            });
+        }
+        list
+    }
+
+    /// Whether `color` would have any legal move if it were their turn now.
+    pub fn has_legal_move(&self, color: Color) -> bool {
+        !self.for_each_move(color, |_| false)
+    }
+
+    /// Checks a move for `by` in full, saying exactly why it is illegal.
+    fn check_move(&self, by: Color, from: Square, to: Square) -> Result<(), IllegalMove> {
+        let cell = self.board[from.index()];
+        if cell == EMPTY {
+            return Err(IllegalMove::NoPiece { from });
+        }
+        let unit = &self.units[cell as usize];
+        if unit.color != by {
+            return Err(IllegalMove::NotYourPiece { from });
+        }
+        if !unit.piece.is_movable() {
+            return Err(IllegalMove::Immovable {
+                from,
+                piece: unit.piece,
+            });
+        }
+        if from == to {
+            return Err(IllegalMove::SameSquare { square: from });
+        }
+        let vertical = from.file() == to.file();
+        if !vertical && from.rank() != to.rank() {
+            return Err(IllegalMove::Diagonal { from, to });
+        }
+        if to.is_lake() {
+            return Err(IllegalMove::Lake { to });
+        }
+        let (a, b) = (coordinate(from, vertical), coordinate(to, vertical));
+        let distance = a.abs_diff(b);
+        if distance > 1 && unit.piece != Piece::Scout {
+            return Err(IllegalMove::TooFar {
+                from,
+                to,
+                piece: unit.piece,
+            });
+        }
+        let step: i16 = match (vertical, b > a) {
+            (true, true) => 10,
+            (true, false) => -10,
+            (false, true) => 1,
+            (false, false) => -1,
+        };
+        let mut index = from.index() as i16 + step;
+        while index != to.index() as i16 {
+            let square = Square::from_index_wrapping(index as u8);
+            if square.is_lake() {
+                return Err(IllegalMove::ThroughLake { lake: square });
+            }
+            if self.board[square.index()] != EMPTY {
+                return Err(IllegalMove::Blocked { square });
+            }
+            index += step;
+        }
+        let target = self.board[to.index()];
+        if target != EMPTY {
+            if self.units[target as usize].color == by {
+                return Err(IllegalMove::OwnPiece { to });
+            }
+            if distance > 1 && !self.rules.scout_strike_after_move {
+                return Err(IllegalMove::ScoutLongAttack { from, to });
+            }
+        }
+        if let Some(ban) = self.ban(by) {
+            if ban.unit == cell && ban.forbids(from, to) {
+                return Err(IllegalMove::TwoSquareRule {
+                    from,
+                    to,
+                    limit: self.rules.two_square_limit,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a rescue attached to a legal move, before anything changes.
+    /// Nothing here depends on the battle's outcome, so a refusal tells the
+    /// player nothing hidden. Returns the position in the captured list of
+    /// the piece to bring back.
+    fn check_rescue(
+        &self,
+        by: Color,
+        from: Square,
+        to: Square,
+        rescue: Rescue,
+    ) -> Result<usize, IllegalMove> {
+        if !self.rules.rescue {
+            return Err(IllegalMove::RescueDisabled);
+        }
+        let mover = &self.units[self.board[from.index()] as usize];
+        if mover.piece == Piece::Scout {
+            return Err(IllegalMove::RescueByScout);
+        }
+        if to.rank() != by.opponent_back_rank() {
+            return Err(IllegalMove::RescueNotOnBackRow);
+        }
+        if rescue.piece == Piece::Bomb {
+            return Err(IllegalMove::RescueBomb);
+        }
+        let rescuers = &self.rescuers[by.index()];
+        if rescuers.is_full() {
+            return Err(IllegalMove::RescueLimit);
+        }
+        if rescuers.contains(&mover.id) {
+            return Err(IllegalMove::RescueSamePiece);
+        }
+        let position = self.captured[by.index()]
+            .iter()
+            .position(|&i| self.units[i as usize].piece == rescue.piece)
+            .ok_or(IllegalMove::RescueNotCaptured {
+                piece: rescue.piece,
+            })?;
+        let square = rescue.square;
+        let free = self.board[square.index()] == EMPTY || square == from;
+        if square.is_lake() || !by.owns_half_rank(square.rank()) || !free {
+            return Err(IllegalMove::RescueSquare { square });
+        }
+        Ok(position)
+    }
+
+    /// Applies one action by `by`. On error the game is unchanged.
+    ///
+    /// Draw offers: either player may offer at any time while the game is on;
+    /// offering again while the own offer stands is `DrawAlreadyOffered`,
+    /// offering while the opponent's offer stands is `DrawOfferPending`
+    /// (accept or decline it instead); accepting or declining with no offer
+    /// is `NoDrawOffer`, answering one's own offer is `OwnDrawOffer`. The
+    /// offer is withdrawn by the offerer's next move.
+    pub fn apply(&mut self, by: Color, action: Action) -> Result<Applied, ActionError> {
+        if self.result.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        let mut record = None;
+        match action {
+            Action::Move { from, to, rescue } => {
+                if by != self.turn {
+                    return Err(ActionError::NotYourTurn);
+                }
+                self.check_move(by, from, to)?;
+                let rescue = match rescue {
+                    Some(r) => Some((r, self.check_rescue(by, from, to, r)?)),
+                    None => None,
+                };
+                record = Some(self.make_move(by, from, to, rescue));
+            }
+            Action::Resign => {
+                self.finish(Some(by.opponent()), EndReason::Resignation);
+            }
+            Action::OfferDraw => match self.draw_offer {
+                Some(c) if c == by => return Err(ActionError::DrawAlreadyOffered),
+                Some(_) => return Err(ActionError::DrawOfferPending),
+                None => self.draw_offer = Some(by),
+            },
+            Action::AcceptDraw | Action::DeclineDraw => match self.draw_offer {
+                None => return Err(ActionError::NoDrawOffer),
+                Some(c) if c == by => return Err(ActionError::OwnDrawOffer),
+                Some(_) => {
+                    if action == Action::AcceptDraw {
+                        self.finish(None, EndReason::DrawAgreed);
+                    } else {
+                        self.draw_offer = None;
+                    }
+                }
+            },
+            Action::Timeout => {
+                if by != self.turn {
+                    return Err(ActionError::TimeoutNotOnTurn);
+                }
+                self.finish(Some(by.opponent()), EndReason::Timeout);
+            }
+        }
+        Ok(Applied {
+            record,
+            result: self.result,
+        })
+    }
+
+    fn finish(&mut self, winner: Option<Color>, reason: EndReason) {
+        self.result = Some(GameResult { winner, reason });
+        self.draw_offer = None;
+    }
+
+    fn remove(&mut self, unit: u8) {
+        let u = &mut self.units[unit as usize];
+        u.alive = false;
+        let color = u.color;
+        self.board[u.square.index()] = EMPTY;
+        // A captured piece has no square; keep a canonical value so that a
+        // stored game reads back equal.
+        u.square = u.id.starting_square();
+        let _ = self.captured[color.index()].try_push(unit);
+    }
+
+    /// Plays a move already checked by `check_move` (and its rescue by
+    /// `check_rescue`), then decides whether the game is over.
+    fn make_move(
+        &mut self,
+        by: Color,
+        from: Square,
+        to: Square,
+        rescue: Option<(Rescue, usize)>,
+    ) -> MoveRecord {
+        let mover = self.board[from.index()];
+        let target = self.board[to.index()];
+        let long = from.file().abs_diff(to.file()) + from.rank().abs_diff(to.rank()) > 1;
+        {
+            let u = &mut self.units[mover as usize];
+            u.moved = true;
+            if long {
+                u.revealed = true;
+            }
+        }
+        let mut battle = None;
+        let mut flag_captured = false;
+        let mover_survives;
+        if target == EMPTY {
+            self.board[from.index()] = EMPTY;
+            self.board[to.index()] = mover;
+            self.units[mover as usize].square = to;
+            mover_survives = true;
+        } else {
+            let attacker = self.units[mover as usize].piece;
+            let defender = self.units[target as usize].piece;
+            let outcome = battle_outcome(attacker, defender, self.rules.aggressor_advantage);
+            let defender_revealed = !self.rules.silent_defense || attacker == Piece::Scout;
+            self.units[mover as usize].revealed = true;
+            if defender_revealed {
+                self.units[target as usize].revealed = true;
+            }
+            match outcome {
+                Outcome::AttackerWins => {
+                    self.remove(target);
+                    self.board[from.index()] = EMPTY;
+                    self.board[to.index()] = mover;
+                    self.units[mover as usize].square = to;
+                    flag_captured = defender == Piece::Flag;
+                }
+                Outcome::DefenderWins => self.remove(mover),
+                Outcome::BothLose => {
+                    self.remove(mover);
+                    self.remove(target);
+                }
+            }
+            mover_survives = outcome == Outcome::AttackerWins;
+            battle = Some(BattleRecord {
+                defender,
+                defender_id: self.units[target as usize].id,
+                defender_revealed,
+                outcome,
+            });
+        }
+        // A rescue whose mover lost its battle simply does not happen: the
+        // move was legal and the battle is fought, so refusing it now would
+        // reveal the outcome of a battle that was never played.
+        let mut rescued = None;
+        if let Some((r, position)) = rescue.filter(|_| mover_survives) {
+            let list = &mut self.captured[by.index()];
+            if position < list.len() {
+                let unit = list.remove(position);
+                let u = &mut self.units[unit as usize];
+                u.alive = true;
+                u.revealed = true;
+                u.square = r.square;
+                self.board[r.square.index()] = unit;
+                let id = self.units[mover as usize].id;
+                let _ = self.rescuers[by.index()].try_push(id);
+                rescued = Some(r);
+            }
+        }
+        let recent = &mut self.recent[by.index()];
+        if recent.is_full() {
+            recent.remove(0);
+        }
+        recent.push(RecentMove {
+            unit: mover,
+            from,
+            to,
+        });
+        self.ply += 1;
+        if battle.is_some() {
+            self.plies_without_battle = 0;
+        } else {
+            self.plies_without_battle += 1;
+        }
+        if self.draw_offer == Some(by) {
+            self.draw_offer = None;
+        }
+        let u = &self.units[mover as usize];
+        let record = MoveRecord {
+            ply: self.ply,
+            color: by,
+            from,
+            to,
+            piece: u.piece,
+            piece_id: u.id,
+            piece_revealed: u.revealed,
+            battle,
+            rescue: rescued,
+        };
+        self.last_move = Some(record);
+        self.turn = by.opponent();
+        if flag_captured {
+            self.finish(Some(by), EndReason::FlagCaptured);
+        } else if self.rules.max_plies.is_some_and(|n| self.ply >= n)
+            || self
+                .rules
+                .max_plies_without_battle
+                .is_some_and(|n| self.plies_without_battle >= n)
+        {
+            self.finish(None, EndReason::MoveLimit);
+        } else if let Some(result) = self.start_of_turn_result(self.turn) {
+            self.finish(result.winner, result.reason);
+        }
+        record
+    }
+
+    /// The result if `color`, about to move, cannot: a loss (`no_moves`), or
+    /// a draw (`both_immobile`) if the opponent could not move either.
+    fn start_of_turn_result(&self, color: Color) -> Option<GameResult> {
+        if self.has_legal_move(color) {
+            None
+        } else if self.has_legal_move(color.opponent()) {
+            Some(GameResult {
+                winner: Some(color.opponent()),
+                reason: EndReason::NoMoves,
+            })
+        } else {
+            Some(GameResult {
+                winner: None,
+                reason: EndReason::BothImmobile,
+            })
+        }
+    }
+
+    /// The game as `viewer` may see it. Once the game is over everything is
+    /// revealed to everyone.
+    pub fn view(&self, viewer: Viewer) -> View {
+        let finished = self.result.is_some();
+        let knows = |u: &Unit| finished || u.revealed || viewer == Viewer::Player(u.color);
+        let mut board: Vec<PieceView> = Vec::with_capacity(self.units.len());
+        for &cell in self.board.iter() {
+            if cell == EMPTY {
+                continue;
+            }
+            let u = &self.units[cell as usize];
+            let piece = knows(u).then_some(u.piece);
+            board.push(PieceView {
+                id: u.id,
+                square: u.square,
+                color: u.color,
+                piece,
+                strength: piece.and_then(Piece::strength),
+                revealed: u.revealed || finished,
+                moved: u.moved,
+            });
+        }
+        let captured_of = |color: Color| -> Vec<Option<Piece>> {
+            self.captured[color.index()]
+                .iter()
+                .map(|&i| {
+                    let u = &self.units[i as usize];
+                    knows(u).then_some(u.piece)
+                })
+                .collect()
+        };
+        let legal_moves =
+            (!finished && viewer == Viewer::Player(self.turn)).then(|| self.legal_moves().to_vec());
+        View {
+            ply: self.ply,
+            turn: self.turn,
+            result: self.result,
+            draw_offer: self.draw_offer,
+            board,
+            captured: Captured {
+                red: captured_of(Color::Red),
+                blue: captured_of(Color::Blue),
+            },
+            last_move: self.last_move.map(|r| r.view_for(viewer, finished)),
+            legal_moves,
+            rescues_used: ByColor {
+                red: self.rescues_used(Color::Red),
+                blue: self.rescues_used(Color::Blue),
+            },
+            plies_without_battle: self.plies_without_battle,
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! Stratego, and nothing else: board, pieces, variants, rules, setups, the
+//! game with every rule of RULES.md (except its "Later rules"), per-viewer
+//! views, serialization and the Gravon board string. No I/O, no async.
+//!
+//! The shape follows shakmaty: an unvalidated [`Placement`] becomes a
+//! validated [`Setup`]; two setups start a [`Game`]; every change goes
+//! through [`Game::apply`], which leaves the game untouched on error; a
+//! player only ever sees a [`View`] or a [`MoveView`], whose types cannot
+//! hold a rank the player may not know.
+
+mod board_string;
+mod error;
+mod game;
+mod piece;
+pub mod playout;
+mod record;
+pub mod rng;
+mod rules;
+mod setup;
+mod square;
+mod state;
+mod variant;
+mod view;
+
+pub use board_string::{char_piece, piece_char};
+pub use error::{ActionError, BoardStringError, GameError, IllegalMove};
+pub use game::{
+    Action, Applied, EndReason, Game, GameResult, Move, MoveList, PieceId, PieceState, Rescue,
+    MAX_LEGAL_MOVES,
+};
+pub use piece::{Color, ParseColorError, ParsePieceError, Piece};
+pub use record::{BattleRecord, BattleView, MoveRecord, MoveView, Outcome};
+pub use rules::{Rules, RulesError, PLY_CAP_RANGE, TWO_SQUARE_LIMIT_RANGE};
+pub use setup::{Placement, Setup, SetupProblem, SetupProblems};
+pub use square::{ParseSquareError, Square, SquareName, LAKES};
+pub use state::{StateError, FORMAT_VERSION};
+pub use variant::{ParseVariantError, Variant};
+pub use view::{ByColor, Captured, PieceView, View, Viewer};

@@ -1,0 +1,94 @@
+//! What one ply did: the full truth ([`MoveRecord`], stored by the service)
+//! and what a given viewer may see of it ([`MoveView`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Color, Piece, PieceId, Rescue, Square, Viewer};
+
+/// The result of a battle.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    AttackerWins,
+    DefenderWins,
+    BothLose,
+}
+
+/// The full truth about a battle. Never send it to a player as it is: use
+/// [`MoveRecord::view_for`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleRecord {
+    pub defender: Piece,
+    pub defender_id: PieceId,
+    /// Whether the attacker's side learned the defender's rank (false only
+    /// under `silent_defense`, when the attacker is not a scout).
+    pub defender_revealed: bool,
+    pub outcome: Outcome,
+}
+
+/// The full truth about one ply, as stored in the append-only move log.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRecord {
+    /// 1 for the first move of the game.
+    pub ply: u32,
+    pub color: Color,
+    pub from: Square,
+    pub to: Square,
+    pub piece: Piece,
+    pub piece_id: PieceId,
+    /// Whether the opponent knows the moving piece's rank after this ply
+    /// (it was revealed before, moved more than one square, or fought).
+    pub piece_revealed: bool,
+    pub battle: Option<BattleRecord>,
+    /// The rescue made as part of this move, if any. The rescued piece comes
+    /// back revealed, so this is public.
+    pub rescue: Option<Rescue>,
+}
+
+/// A battle as one viewer may see it; a rank the viewer may not know is `None`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct BattleView {
+    pub attacker: Option<Piece>,
+    pub defender: Option<Piece>,
+    pub outcome: Outcome,
+}
+
+/// One ply as one viewer may see it. Squares, the battle's outcome and any
+/// rescue are public; ranks only when the viewer may know them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct MoveView {
+    pub ply: u32,
+    pub color: Color,
+    pub from: Square,
+    pub to: Square,
+    /// The moving piece, if the viewer may know it.
+    pub piece: Option<Piece>,
+    pub battle: Option<BattleView>,
+    pub rescue: Option<Rescue>,
+}
+
+impl MoveRecord {
+    /// The move as `viewer` may see it. `game_finished`: once the game is
+    /// over every rank is public.
+    pub fn view_for(&self, viewer: Viewer, game_finished: bool) -> MoveView {
+        let knows =
+            |owner: Color, public: bool| game_finished || public || viewer == Viewer::Player(owner);
+        let piece = knows(self.color, self.piece_revealed).then_some(self.piece);
+        let battle = self.battle.map(|b| BattleView {
+            attacker: piece,
+            defender: knows(self.color.opponent(), b.defender_revealed).then_some(b.defender),
+            outcome: b.outcome,
+        });
+        MoveView {
+            ply: self.ply,
+            color: self.color,
+            from: self.from,
+            to: self.to,
+            piece,
+            battle,
+            rescue: self.rescue,
+        }
+    }
+}

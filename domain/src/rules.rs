@@ -1,0 +1,125 @@
+//! The ruleset: every setting RULES.md names, with its default.
+
+use serde::{Deserialize, Serialize};
+
+/// The settings of one game. Missing fields take their defaults when
+/// deserialized; unknown fields are rejected. Use [`Rules::validate`] before
+/// trusting values that came from outside: out-of-range values are an error,
+/// never clamped.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// How many times in a row a piece may go back and forth across the same
+    /// border (2..=10, default 3).
+    pub two_square_limit: u8,
+    /// A scout may end a line move by attacking (default on).
+    pub scout_strike_after_move: bool,
+    /// In a battle of equal strengths the attacker wins (default off).
+    pub aggressor_advantage: bool,
+    /// Only the attacker's rank is revealed in a battle (default off).
+    pub silent_defense: bool,
+    /// Reaching the opponent's back row may bring back a captured piece
+    /// (default off).
+    pub rescue: bool,
+    /// Draw (`move_limit`) after this many plies; `None` (default) for no cap.
+    pub max_plies: Option<u32>,
+    /// Draw (`move_limit`) after this many plies in a row without a battle;
+    /// `None` (default) for no cap.
+    pub max_plies_without_battle: Option<u32>,
+}
+
+/// Smallest and largest allowed `two_square_limit`.
+pub const TWO_SQUARE_LIMIT_RANGE: std::ops::RangeInclusive<u8> = 2..=10;
+/// Allowed values of either ply cap, when set.
+pub const PLY_CAP_RANGE: std::ops::RangeInclusive<u32> = 1..=1_000_000;
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            two_square_limit: 3,
+            scout_strike_after_move: true,
+            aggressor_advantage: false,
+            silent_defense: false,
+            rescue: false,
+            max_plies: None,
+            max_plies_without_battle: None,
+        }
+    }
+}
+
+/// A setting outside its allowed range. API code: `validation_failed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    #[error("two_square_limit must be between 2 and 10, not {0}")]
+    TwoSquareLimit(u8),
+    #[error("max_plies must be between 1 and 1000000, not {0}")]
+    MaxPlies(u32),
+    #[error("max_plies_without_battle must be between 1 and 1000000, not {0}")]
+    MaxPliesWithoutBattle(u32),
+}
+
+impl RulesError {
+    /// The API error code.
+    pub const fn code(&self) -> &'static str {
+        "validation_failed"
+    }
+}
+
+impl Rules {
+    /// Checks every setting's range.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        if !TWO_SQUARE_LIMIT_RANGE.contains(&self.two_square_limit) {
+            return Err(RulesError::TwoSquareLimit(self.two_square_limit));
+        }
+        if let Some(n) = self.max_plies.filter(|n| !PLY_CAP_RANGE.contains(n)) {
+            return Err(RulesError::MaxPlies(n));
+        }
+        if let Some(n) = self
+            .max_plies_without_battle
+            .filter(|n| !PLY_CAP_RANGE.contains(n))
+        {
+            return Err(RulesError::MaxPliesWithoutBattle(n));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn defaults_and_ranges() {
+        let r: Rules = serde_json::from_str("{}").unwrap();
+        assert_eq!(r, Rules::default());
+        assert_eq!(r.two_square_limit, 3);
+        assert!(r.scout_strike_after_move);
+        assert!(r.validate().is_ok());
+        for bad in [0u8, 1, 11, 255] {
+            let r = Rules {
+                two_square_limit: bad,
+                ..Rules::default()
+            };
+            assert_eq!(r.validate(), Err(RulesError::TwoSquareLimit(bad)));
+        }
+        for ok in 2u8..=10 {
+            let r = Rules {
+                two_square_limit: ok,
+                ..Rules::default()
+            };
+            assert!(r.validate().is_ok());
+        }
+        let r = Rules {
+            max_plies: Some(0),
+            ..Rules::default()
+        };
+        assert_eq!(r.validate(), Err(RulesError::MaxPlies(0)));
+        let r = Rules {
+            max_plies_without_battle: Some(0),
+            ..Rules::default()
+        };
+        assert!(r.validate().is_err());
+        assert!(serde_json::from_str::<Rules>(r#"{"bogus":1}"#).is_err());
+    }
+}

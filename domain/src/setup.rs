@@ -1,0 +1,363 @@
+//! Setups: an unvalidated [`Placement`] anyone can build, and a validated
+//! [`Setup`] that only validation (or the random generator) produces.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rng::SplitMix64;
+use crate::{Color, Piece, Square, Variant};
+
+/// A proposed setup as it arrives from outside: square names and piece names,
+/// not yet checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    entries: Vec<(String, String)>,
+}
+
+impl Placement {
+    /// Builds a placement from `(square, piece)` name pairs.
+    pub fn from_pairs<I, S, P>(pairs: I) -> Placement
+    where
+        I: IntoIterator<Item = (S, P)>,
+        S: Into<String>,
+        P: Into<String>,
+    {
+        Placement {
+            entries: pairs
+                .into_iter()
+                .map(|(s, p)| (s.into(), p.into()))
+                .collect(),
+        }
+    }
+
+    /// The raw entries.
+    pub fn entries(&self) -> &[(String, String)] {
+        &self.entries
+    }
+
+    /// Checks this placement as `color`'s army in `variant`. On failure every
+    /// problem is reported, in a stable order (entry problems in entry order,
+    /// then wrong counts in piece order).
+    pub fn validate(&self, variant: Variant, color: Color) -> Result<Setup, Vec<SetupProblem>> {
+        let mut problems = Vec::new();
+        let mut occupied = [false; 100];
+        let mut counts = [0usize; 12];
+        let mut pieces = Vec::with_capacity(self.entries.len());
+        for (square_name, piece_name) in &self.entries {
+            let square = match square_name.parse::<Square>() {
+                Ok(sq) => Some(sq),
+                Err(_) => {
+                    problems.push(SetupProblem::BadSquare {
+                        square: truncate(square_name),
+                    });
+                    None
+                }
+            };
+            let piece = match piece_name.parse::<Piece>() {
+                Ok(p) => {
+                    counts[p.index()] += 1;
+                    Some(p)
+                }
+                Err(_) => {
+                    problems.push(SetupProblem::UnknownPiece {
+                        square: truncate(square_name),
+                        piece: truncate(piece_name),
+                    });
+                    None
+                }
+            };
+            let Some(square) = square else { continue };
+            if occupied[square.index()] {
+                problems.push(SetupProblem::DuplicateSquare { square });
+                continue;
+            }
+            occupied[square.index()] = true;
+            if square.is_lake() {
+                problems.push(SetupProblem::Lake { square });
+            } else if !variant.in_zone(color, square) {
+                problems.push(SetupProblem::OutsideZone { square });
+            } else if let Some(piece) = piece {
+                pieces.push((square, piece));
+            }
+        }
+        for piece in Piece::ALL {
+            let expected = variant.count(piece) as usize;
+            let found = counts[piece.index()];
+            if found != expected {
+                problems.push(SetupProblem::WrongCount {
+                    piece,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if problems.is_empty() {
+            pieces.sort_unstable_by_key(|&(s, _)| s);
+            Ok(Setup {
+                variant,
+                color,
+                pieces,
+            })
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// A placement serializes as a JSON object `{"a1": "flag", ...}`. Reading
+/// keeps every entry in order, duplicates included, so that `validate` can
+/// report them; values must be strings.
+impl Serialize for Placement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (square, piece) in &self.entries {
+            map.serialize_entry(square, piece)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Placement {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Placement, D::Error> {
+        struct PlacementVisitor;
+        impl<'de> serde::de::Visitor<'de> for PlacementVisitor {
+            type Value = Placement;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object mapping squares to piece names")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Placement, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(100));
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    if entries.len() >= 200 {
+                        return Err(serde::de::Error::custom("too many entries"));
+                    }
+                    entries.push(entry);
+                }
+                Ok(Placement { entries })
+            }
+        }
+        deserializer.deserialize_map(PlacementVisitor)
+    }
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(32).collect()
+}
+
+/// One thing wrong with a placement. API code: `invalid_setup`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum SetupProblem {
+    #[error("`{piece}` on {square} is not a piece name")]
+    UnknownPiece { square: String, piece: String },
+    #[error("`{square}` is not a square")]
+    BadSquare { square: String },
+    #[error("{square} is outside your setup zone")]
+    OutsideZone { square: Square },
+    #[error("{square} is a lake")]
+    Lake { square: Square },
+    #[error("{square} is given more than once")]
+    DuplicateSquare { square: Square },
+    #[error("the army has {expected} {piece} piece(s), the setup has {found}")]
+    WrongCount {
+        piece: Piece,
+        expected: usize,
+        found: usize,
+    },
+}
+
+impl SetupProblem {
+    /// The API error code.
+    pub const fn code(&self) -> &'static str {
+        "invalid_setup"
+    }
+}
+
+/// A validated setup: the whole army of one color, inside its zone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SetupRepr", into = "SetupRepr")]
+pub struct Setup {
+    variant: Variant,
+    color: Color,
+    /// Sorted by square.
+    pieces: Vec<(Square, Piece)>,
+}
+
+impl Setup {
+    /// The variant this setup is for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The color this setup is for.
+    pub fn color(&self) -> Color {
+        self.color
+    }
+
+    /// The pieces, sorted by square.
+    pub fn pieces(&self) -> &[(Square, Piece)] {
+        &self.pieces
+    }
+
+    /// Back to an unvalidated placement (square and piece names).
+    pub fn to_placement(&self) -> Placement {
+        Placement::from_pairs(
+            self.pieces
+                .iter()
+                .map(|(s, p)| (s.to_string(), p.name().to_string())),
+        )
+    }
+
+    /// A random valid setup, the same for the same arguments on every
+    /// platform and every version of this crate's dependencies.
+    pub fn random(variant: Variant, color: Color, seed: u64) -> Setup {
+        let mut rng = SplitMix64::new(seed ^ ((color.index() as u64) << 63));
+        let mut squares: Vec<Square> = variant.zone(color).collect();
+        rng.shuffle(&mut squares);
+        let mut army: Vec<Piece> = variant
+            .army()
+            .flat_map(|(p, n)| std::iter::repeat_n(p, n as usize))
+            .collect();
+        rng.shuffle(&mut army);
+        let mut pieces: Vec<(Square, Piece)> = squares.into_iter().zip(army).collect();
+        pieces.sort_unstable_by_key(|&(s, _)| s);
+        Setup {
+            variant,
+            color,
+            pieces,
+        }
+    }
+}
+
+/// Serialized form of a [`Setup`]; deserializing validates it again.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupRepr {
+    variant: Variant,
+    color: Color,
+    placement: BTreeMap<Square, Piece>,
+}
+
+impl From<Setup> for SetupRepr {
+    fn from(s: Setup) -> SetupRepr {
+        SetupRepr {
+            variant: s.variant,
+            color: s.color,
+            placement: s.pieces.into_iter().collect(),
+        }
+    }
+}
+
+/// The problems found when a stored setup is read back.
+#[derive(Debug)]
+pub struct SetupProblems(pub Vec<SetupProblem>);
+
+impl fmt::Display for SetupProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl TryFrom<SetupRepr> for Setup {
+    type Error = SetupProblems;
+    fn try_from(r: SetupRepr) -> Result<Setup, SetupProblems> {
+        Placement::from_pairs(
+            r.placement
+                .into_iter()
+                .map(|(s, p)| (s.to_string(), p.name().to_string())),
+        )
+        .validate(r.variant, r.color)
+        .map_err(SetupProblems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn random_setups_are_valid_and_deterministic() {
+        for variant in Variant::ALL {
+            for color in Color::ALL {
+                for seed in 0..20 {
+                    let s = Setup::random(variant, color, seed);
+                    assert_eq!(s, Setup::random(variant, color, seed));
+                    let again = s.to_placement().validate(variant, color).unwrap();
+                    assert_eq!(again, s);
+                }
+            }
+        }
+        assert_ne!(
+            Setup::random(Variant::Classic, Color::Red, 1),
+            Setup::random(Variant::Classic, Color::Red, 2)
+        );
+    }
+
+    #[test]
+    fn reports_every_problem() {
+        let mut pairs: Vec<(String, String)> = Setup::random(Variant::Barrage, Color::Red, 3)
+            .to_placement()
+            .entries()
+            .to_vec();
+        pairs[0].1 = "dragon".into();
+        pairs[1].0 = "e7".into();
+        pairs[2].0 = "z9".into();
+        pairs.push(("c5".into(), "scout".into()));
+        let dup = pairs[3].0.clone();
+        pairs.push((dup, "spy".into()));
+        let problems = Placement::from_pairs(pairs)
+            .validate(Variant::Barrage, Color::Red)
+            .unwrap_err();
+        let kinds: Vec<&str> = problems
+            .iter()
+            .map(|p| match p {
+                SetupProblem::UnknownPiece { .. } => "unknown",
+                SetupProblem::BadSquare { .. } => "bad",
+                SetupProblem::OutsideZone { .. } => "zone",
+                SetupProblem::Lake { .. } => "lake",
+                SetupProblem::DuplicateSquare { .. } => "dup",
+                SetupProblem::WrongCount { .. } => "count",
+            })
+            .collect();
+        for k in ["unknown", "bad", "zone", "lake", "dup", "count"] {
+            assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
+        }
+    }
+
+    #[test]
+    fn placement_json_keeps_duplicates() {
+        let p: Placement = serde_json::from_str(r#"{"a1":"flag","b1":"bomb","a1":"spy"}"#).unwrap();
+        assert_eq!(p.entries().len(), 3);
+        let problems = p.validate(Variant::Barrage, Color::Red).unwrap_err();
+        assert!(problems.contains(&SetupProblem::DuplicateSquare {
+            square: "a1".parse().unwrap()
+        }));
+        let back: Placement = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+        assert!(serde_json::from_str::<Placement>(r#"{"a1":3}"#).is_err());
+    }
+
+    #[test]
+    fn serde_round_trip_and_revalidation() {
+        let s = Setup::random(Variant::Duel, Color::Blue, 9);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"placement\""));
+        let back: Setup = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        let tampered = json.replacen("\"blue\"", "\"red\"", 1);
+        assert!(serde_json::from_str::<Setup>(&tampered).is_err());
+    }
+}
