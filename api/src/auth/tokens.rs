@@ -1,0 +1,198 @@
+//! Access tokens (short-lived HS256 JWTs) and refresh tokens (random, kept
+//! only as a SHA-256 hash).
+
+use std::sync::Arc;
+
+use base64::Engine;
+use chrono::Duration;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::error::ApiError;
+
+/// The only signing algorithm issued or accepted.
+pub const ALGORITHM: Algorithm = Algorithm::HS256;
+
+/// What an access token says.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Claims {
+    /// the user's id
+    pub sub: String,
+    /// the username, for display
+    pub name: String,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+    /// unique per token
+    pub jti: String,
+}
+
+/// The identity proven by a valid access token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenIdentity {
+    pub user_id: Uuid,
+    pub username: String,
+}
+
+/// Why an access token was refused (for logs; clients get a generic text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    #[error("the access token has expired")]
+    Expired,
+    #[error("the access token is invalid")]
+    Invalid,
+}
+
+impl From<TokenError> for ApiError {
+    fn from(error: TokenError) -> Self {
+        ApiError::invalid_token(error.to_string())
+    }
+}
+
+pub struct TokenService {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    issuer: String,
+    audience: String,
+    access_ttl: Duration,
+    clock: Arc<dyn Clock>,
+}
+
+impl TokenService {
+    pub fn new(config: &Config, clock: Arc<dyn Clock>) -> Result<Self, ApiError> {
+        let secret = config.jwt_secret.expose().as_bytes();
+        let encoding = EncodingKey::from_secret(secret).map_err(ApiError::internal)?;
+        let decoding = DecodingKey::from_secret(secret).map_err(ApiError::internal)?;
+        // Pinned to HS256: a token naming any other algorithm, `none`
+        // included, is refused before its signature is looked at.
+        let mut validation = Validation::new(ALGORITHM);
+        validation.set_issuer(&[&config.jwt_issuer]);
+        validation.set_audience(&[&config.jwt_audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        // Expiry is checked against the injected clock below, not the
+        // system time inside the library.
+        validation.validate_exp = false;
+        validation.validate_nbf = false;
+        validation.leeway = 0;
+        Ok(Self {
+            encoding,
+            decoding,
+            validation,
+            issuer: config.jwt_issuer.clone(),
+            audience: config.jwt_audience.clone(),
+            access_ttl: config.access_token_ttl,
+            clock,
+        })
+    }
+
+    /// Lifetime of an access token in seconds (the `expires_in` field).
+    pub fn access_ttl_seconds(&self) -> i64 {
+        self.access_ttl.num_seconds()
+    }
+
+    pub fn issue(&self, user_id: Uuid, username: &str) -> Result<String, ApiError> {
+        let now = self.clock.now().timestamp();
+        let claims = Claims {
+            sub: user_id.to_string(),
+            name: username.to_owned(),
+            iss: self.issuer.clone(),
+            aud: self.audience.clone(),
+            iat: now,
+            exp: now + self.access_ttl.num_seconds(),
+            jti: Uuid::new_v4().to_string(),
+        };
+        jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &self.encoding)
+            .map_err(ApiError::internal)
+    }
+
+    pub fn verify(&self, token: &str) -> Result<TokenIdentity, TokenError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|e| match e.kind() {
+                ErrorKind::ExpiredSignature => TokenError::Expired,
+                _ => TokenError::Invalid,
+            })?;
+        let claims = data.claims;
+        if claims.exp <= self.clock.now().timestamp() {
+            return Err(TokenError::Expired);
+        }
+        let user_id = Uuid::parse_str(&claims.sub).map_err(|_| TokenError::Invalid)?;
+        Ok(TokenIdentity {
+            user_id,
+            username: claims.name,
+        })
+    }
+}
+
+/// A new refresh token: 256 random bits, URL-safe. Returns the token (for
+/// the client) and its hash (for the database).
+pub fn new_refresh_token() -> (String, String) {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let hash = hash_refresh_token(&token);
+    (token, hash)
+}
+
+/// SHA-256, hex. A fast hash is enough: the token has 256 bits of entropy,
+/// so there is nothing to brute-force, and lookups stay cheap.
+pub fn hash_refresh_token(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::config::{DatabaseUrl, Secret};
+
+    fn service(clock: Arc<ManualClock>) -> TokenService {
+        let config = Config::new(
+            DatabaseUrl::Sqlite("unused.db".into()),
+            Secret::new("0123456789abcdef0123456789abcdef"),
+        );
+        TokenService::new(&config, clock).unwrap()
+    }
+
+    #[test]
+    fn issued_tokens_verify_until_they_expire() {
+        let clock = ManualClock::starting_now();
+        let tokens = service(clock.clone());
+        let id = Uuid::new_v4();
+        let token = tokens.issue(id, "ann").unwrap();
+        let who = tokens.verify(&token).unwrap();
+        assert_eq!(
+            who,
+            TokenIdentity {
+                user_id: id,
+                username: "ann".into()
+            }
+        );
+        clock.advance(Duration::minutes(15) - Duration::seconds(1));
+        assert!(tokens.verify(&token).is_ok());
+        clock.advance(Duration::seconds(1));
+        assert_eq!(tokens.verify(&token), Err(TokenError::Expired));
+    }
+
+    #[test]
+    fn refresh_tokens_are_random_and_hashed() {
+        let (a, hash_a) = new_refresh_token();
+        let (b, _) = new_refresh_token();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 43);
+        assert_eq!(hash_a, hash_refresh_token(&a));
+        assert_eq!(hash_a.len(), 64);
+        assert!(!hash_a.contains(&a));
+    }
+}

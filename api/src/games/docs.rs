@@ -1,0 +1,171 @@
+//! OpenAPI schemas of the domain types the game endpoints send and accept.
+//! The domain crate is pure (no utoipa), so these mirror its serde shapes
+//! for the documentation only; the values on the wire are the domain's own.
+#![allow(dead_code)]
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A side.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = Color)]
+pub enum ColorDoc {
+    Red,
+    Blue,
+}
+
+/// A game variant (RULES.md: armies of 40, 8 or 10 pieces).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = Variant)]
+pub enum VariantDoc {
+    Classic,
+    Barrage,
+    Duel,
+}
+
+/// A piece by name.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = Piece)]
+pub enum PieceDoc {
+    Flag,
+    Spy,
+    Scout,
+    Miner,
+    Sergeant,
+    Lieutenant,
+    Captain,
+    Major,
+    Colonel,
+    General,
+    Marshal,
+    Bomb,
+}
+
+/// The rules of a game; every field optional on creation (RULES.md
+/// defaults), always complete in a view.
+#[derive(ToSchema)]
+#[schema(as = Rules, example = json!({"two_square_limit": 3, "scout_strike_after_move": true,
+    "aggressor_advantage": false, "silent_defense": false, "rescue": false,
+    "max_plies": null, "max_plies_without_battle": null}))]
+pub struct RulesDoc {
+    /// 2-10, default 3
+    #[schema(minimum = 2, maximum = 10)]
+    two_square_limit: Option<u8>,
+    /// default true
+    scout_strike_after_move: Option<bool>,
+    /// default false
+    aggressor_advantage: Option<bool>,
+    /// default false
+    silent_defense: Option<bool>,
+    /// default false
+    rescue: Option<bool>,
+    /// a draw (`move_limit`) after this many plies; null = no cap
+    #[schema(minimum = 1, maximum = 1_000_000)]
+    max_plies: Option<u32>,
+    /// a draw after this many plies without a battle; null = no cap
+    #[schema(minimum = 1, maximum = 1_000_000)]
+    max_plies_without_battle: Option<u32>,
+}
+
+/// One occupied square as the viewer sees it.
+#[derive(ToSchema)]
+#[schema(as = BoardPiece, example = json!({"id": 76, "square": "h8", "color": "blue",
+    "piece": null, "strength": null, "revealed": false, "moved": true}))]
+pub struct PieceViewDoc {
+    /// The piece's starting square index (0 = a1 .. 99 = j10); no rank information
+    id: u8,
+    square: String,
+    color: ColorDoc,
+    /// `null` when the viewer may not know the rank
+    piece: Option<PieceDoc>,
+    /// Modern strength (marshal 10 .. spy 1); null when hidden or bomb/flag
+    strength: Option<u8>,
+    /// The owner's opponent knows the rank
+    revealed: bool,
+    /// The piece has moved at least once (public)
+    moved: bool,
+}
+
+/// Captured pieces of each color, in capture order (`null`: rank unknown to the viewer).
+#[derive(ToSchema)]
+#[schema(as = Captured)]
+pub struct CapturedDoc {
+    red: Vec<Option<PieceDoc>>,
+    blue: Vec<Option<PieceDoc>>,
+}
+
+/// A move from one square to another.
+#[derive(ToSchema)]
+#[schema(as = Move, example = json!({"from": "b4", "to": "b5"}))]
+pub struct MoveDoc {
+    from: String,
+    to: String,
+}
+
+/// Outcome of a battle.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = Outcome)]
+pub enum OutcomeDoc {
+    AttackerWins,
+    DefenderWins,
+    BothLose,
+}
+
+/// A battle as the viewer sees it (a rank the viewer may not know is null).
+#[derive(ToSchema)]
+#[schema(as = Battle)]
+pub struct BattleDoc {
+    attacker: Option<PieceDoc>,
+    defender: Option<PieceDoc>,
+    outcome: OutcomeDoc,
+}
+
+/// A rescue made with a move (RULES.md `rescue`).
+#[derive(ToSchema)]
+#[schema(as = Rescue, example = json!({"piece": "captain", "square": "e2"}))]
+pub struct RescueDoc {
+    piece: PieceDoc,
+    square: String,
+}
+
+/// One ply as the viewer may see it.
+#[derive(ToSchema)]
+#[schema(as = MoveView, example = json!({"ply": 16, "color": "blue", "from": "e8", "to": "e7",
+    "piece": "captain", "battle": {"attacker": "captain", "defender": "major",
+    "outcome": "defender_wins"}, "rescue": null}))]
+pub struct MoveViewDoc {
+    ply: u32,
+    color: ColorDoc,
+    from: String,
+    to: String,
+    /// The moving piece, if the viewer may know it
+    piece: Option<PieceDoc>,
+    battle: Option<BattleDoc>,
+    rescue: Option<RescueDoc>,
+}
+
+/// Why a game ended.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = EndReason)]
+pub enum EndReasonDoc {
+    FlagCaptured,
+    NoMoves,
+    Resignation,
+    Timeout,
+    DrawAgreed,
+    BothImmobile,
+    MoveLimit,
+}
+
+/// How a game ended; `winner` is null for a draw.
+#[derive(ToSchema)]
+#[schema(as = GameResult, example = json!({"winner": "red", "reason": "flag_captured"}))]
+pub struct GameResultDoc {
+    winner: Option<ColorDoc>,
+    reason: EndReasonDoc,
+}

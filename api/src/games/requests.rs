@@ -1,0 +1,137 @@
+//! Request bodies and query strings of the game endpoints.
+
+use domain::{Placement, Rules, Variant};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::docs::{RulesDoc, VariantDoc};
+use super::model::Status;
+
+/// Smallest and largest `days_per_move`.
+pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i32> = 1..=14;
+pub const DEFAULT_DAYS_PER_MOVE: i32 = 3;
+
+/// Which color the creator plays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorChoice {
+    Red,
+    Blue,
+    #[default]
+    Random,
+}
+
+/// A new game: an open seat (`opponent` null) or a challenge to a user.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"variant": "classic", "rules": {"two_square_limit": 3},
+    "color": "random", "opponent": null, "days_per_move": 3}))]
+pub struct CreateGameRequest {
+    /// default `classic`
+    #[serde(default)]
+    #[schema(value_type = Option<VariantDoc>)]
+    pub variant: Variant,
+    /// Any subset of the rules; the rest take RULES.md's defaults.
+    #[serde(default)]
+    #[schema(value_type = Option<RulesDoc>)]
+    pub rules: Rules,
+    /// default `random`
+    #[serde(default)]
+    pub color: ColorChoice,
+    /// Username of the user challenged; null for an open seat anyone may take.
+    #[serde(default)]
+    pub opponent: Option<String>,
+    /// Days allowed for each move and for the setup phase (1-14, default 3).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 14)]
+    pub days_per_move: Option<i32>,
+}
+
+/// A setup: either the whole army by square, or a random one placed by the
+/// server (`seed` makes it reproducible).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"random": true, "seed": 7}))]
+pub struct SetupRequest {
+    /// Square name to piece name, e.g. `{"a1": "flag", "b1": "bomb", ...}`:
+    /// every piece of the variant's army, inside your own setup zone.
+    #[serde(default)]
+    #[schema(value_type = Option<std::collections::HashMap<String, String>>)]
+    pub placement: Option<Placement>,
+    /// `true`: let the server place a valid random setup.
+    #[serde(default)]
+    pub random: Option<bool>,
+    /// Seed of the random setup (only with `random`).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A rescue made with a move (rules option `rescue`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RescueRequest {
+    /// The captured piece brought back, e.g. `captain`
+    pub piece: String,
+    /// An empty square of your own half
+    pub square: String,
+}
+
+/// One move.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"from": "e4", "to": "e5", "expected_version": 12}))]
+pub struct MoveRequest {
+    pub from: String,
+    pub to: String,
+    /// Fail with 409 `version_conflict` unless the game is at this version.
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+    #[serde(default)]
+    pub rescue: Option<RescueRequest>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// Offer a draw, or answer the opponent's offer.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"action": "offer"}))]
+pub struct DrawRequest {
+    pub action: DrawAction,
+}
+
+/// Filters and paging of `GET /games`.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Only games with this status
+    pub status: Option<Status>,
+    /// `true`: only games you play, created, or are challenged to
+    pub mine: Option<bool>,
+    /// `true`: only games waiting for you (your move, or your setup),
+    /// nearest deadline first
+    pub my_turn: Option<bool>,
+    /// 1-100, default 20
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// `next_cursor` of the previous page
+    pub cursor: Option<String>,
+}
+
+/// `GET /games/{id}` options.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ViewQuery {
+    /// Long poll: answer only once the game's version is greater than this
+    /// (or when `wait` seconds have passed; then the current view).
+    pub wait_for_version: Option<i64>,
+    /// Longest wait in seconds for `wait_for_version` (1-60, default 30).
+    #[param(minimum = 1, maximum = 60)]
+    pub wait: Option<u64>,
+}

@@ -1,0 +1,24 @@
+//! Stratego by correspondence: the HTTP service.
+//!
+//! The binary (`main.rs`) parses the configuration and calls
+//! [`startup::Application`]; the end-to-end tests do the same in-process.
+
+pub mod auth;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod events;
+pub mod games;
+pub mod openapi;
+pub mod rate_limit;
+pub mod routes;
+pub mod schema;
+pub mod startup;
+pub mod state;
+pub mod storage;
+pub mod telemetry;
+
+pub use actix_web::dev::ServerHandle;
+pub use error::{ApiError, ProblemKind};
+pub use startup::{openapi_document, Application};

@@ -1,0 +1,176 @@
+//! `api`: serve (default), migrate, or print the OpenAPI document.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use api::clock::SystemClock;
+use api::config::{LogFormat, ServerArgs};
+use api::{db, openapi_document, telemetry, Application};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "api",
+    version,
+    about = "Stratego by correspondence: the REST server",
+    long_about = "Stratego by correspondence: the REST server.\n\nEvery option can also be \
+                  set through the environment variable named in brackets. Without \
+                  DATABASE_URL the server keeps its data in ./stratego.db (SQLite)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP server (the default)
+    Serve,
+    /// Apply pending database migrations and exit
+    Migrate,
+    /// Print the OpenAPI document as YAML (or write it to a file)
+    Openapi {
+        /// Write to this file instead of standard output
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Exit 0 if the server at BIND_ADDRESS answers 200 on /healthz (for
+    /// container health checks; needs no curl in the image)
+    Healthcheck {
+        /// Path to probe
+        #[arg(long, default_value = "/healthz")]
+        path: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&cli.server),
+        Command::Migrate => migrate(&cli.server),
+        Command::Openapi { output } => print_openapi(output),
+        Command::Healthcheck { path } => healthcheck(&cli.server.bind_address, &path),
+    }
+}
+
+/// Start-up failures are one line on standard error and a non-zero exit.
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {}", db::one_line(&message.to_string()));
+    ExitCode::from(2)
+}
+
+fn serve(args: &ServerArgs) -> ExitCode {
+    let resolved = match args.resolve() {
+        Ok(resolved) => resolved,
+        Err(e) => return fail(e),
+    };
+    let config = resolved.config;
+    telemetry::init(&config.log_level, config.log_format);
+    if let Some((file, created)) = &resolved.generated_secret_file {
+        if *created {
+            tracing::warn!(
+                file = %file.display(),
+                "JWT_SECRET is unset: generated a random signing secret and saved it (mode 0600) \
+                 in {}; set JWT_SECRET to choose your own",
+                file.display()
+            );
+        } else {
+            tracing::info!(file = %file.display(), "JWT_SECRET is unset: using the saved secret in {}", file.display());
+        }
+    }
+    let result = actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(config, Arc::new(SystemClock))
+            .await
+            .map_err(|e| e.to_string())?;
+        app.run_until_stopped().await.map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+fn migrate(args: &ServerArgs) -> ExitCode {
+    let database = match args.database.resolve() {
+        Ok(database) => database,
+        Err(e) => return fail(e),
+    };
+    let format = if args.log_format.eq_ignore_ascii_case("json") {
+        LogFormat::Json
+    } else {
+        LogFormat::Text
+    };
+    telemetry::init(&args.log_level, format);
+    let run = || -> Result<usize, api::error::BoxError> {
+        let pool = db::pool(&database, 1, std::time::Duration::from_secs(10))?;
+        let mut conn = pool.get()?;
+        db::migrate(&mut conn)
+    };
+    match run() {
+        Ok(applied) => {
+            println!("{applied} migration(s) applied to {}", database.redacted());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("migrating {}: {e}", database.redacted())),
+    }
+}
+
+fn print_openapi(output: Option<PathBuf>) -> ExitCode {
+    let yaml = match openapi_document().to_yaml() {
+        Ok(yaml) => yaml,
+        Err(e) => return fail(format!("cannot render the OpenAPI document: {e}")),
+    };
+    match output {
+        None => {
+            print!("{yaml}");
+            ExitCode::SUCCESS
+        }
+        Some(path) => match std::fs::write(&path, yaml) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("cannot write {}: {e}", path.display())),
+        },
+    }
+}
+
+fn healthcheck(bind_address: &str, path: &str) -> ExitCode {
+    use std::io::{Read, Write};
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+    use std::time::Duration;
+
+    let Ok(mut address) = bind_address.trim().parse::<SocketAddr>() else {
+        return fail(format!("BIND_ADDRESS: {bind_address:?} is not an address"));
+    };
+    // A server bound to every interface is reached on loopback.
+    if address.ip().is_unspecified() {
+        address.set_ip(match address.ip() {
+            IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        });
+    }
+    let timeout = Duration::from_secs(3);
+    let probe = || -> std::io::Result<String> {
+        let mut stream = TcpStream::connect_timeout(&address, timeout)?;
+        stream.set_read_timeout(Some(timeout))?;
+        stream.set_write_timeout(Some(timeout))?;
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut head = [0u8; 64];
+        let read = stream.read(&mut head)?;
+        Ok(String::from_utf8_lossy(&head[..read]).into_owned())
+    };
+    match probe() {
+        Ok(answer) if answer.starts_with("HTTP/1.1 200") => ExitCode::SUCCESS,
+        Ok(answer) => fail(format!(
+            "{address}{path} answered {}",
+            answer.lines().next().unwrap_or("nothing")
+        )),
+        Err(e) => fail(format!("{address}{path}: {e}")),
+    }
+}

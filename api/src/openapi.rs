@@ -1,0 +1,274 @@
+//! The OpenAPI description: document-wide parts (info, security scheme,
+//! problem schema, shared error responses). Paths are collected from the
+//! route registrations themselves (utoipa-actix-web), so a route cannot be
+//! served without being described.
+
+use serde::Serialize;
+use utoipa::openapi::content::ContentBuilder;
+use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::response::{Response, ResponseBuilder};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+use crate::error::{ApiError, ProblemKind, PROBLEM_JSON};
+
+/// Name of the bearer security scheme; handlers say `security(("bearer" = []))`.
+pub const BEARER: &str = "bearer";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Stratego by correspondence",
+        description = "Play Stratego by correspondence: accounts, games, secret setups and moves, \
+                       with every view filtered for its viewer.",
+        license(name = "MIT"),
+    ),
+    modifiers(&SecurityScheme_, &ProblemTypes),
+    components(
+        schemas(ProblemDocument),
+        responses(
+            BadRequest, Unauthorized, Forbidden, NotFound, UnprocessableEntity,
+            PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken,
+            ServiceUnavailable, InternalError,
+            crate::routes::events::TooManyStreams,
+            crate::routes::games::GameConflict, crate::routes::games::MoveRejected,
+            crate::routes::games::SetupRejected, crate::routes::games::GameUnprocessable,
+            crate::routes::games::StaleIfMatch
+        )
+    ),
+    tags(
+        (name = "accounts", description = "Registration, login and tokens"),
+        (name = "operations", description = "Health and readiness probes"),
+        (name = "games", description = "Games: create or join, place a secret setup, move, \
+            resign or agree a draw. Every view is computed for its caller (player or spectator) \
+            and never holds a rank the caller may not know."),
+        (name = "events", description = "Notifications: the durable per-user event feed by \
+            long polling or Server-Sent Events, and live game streams. Event ids increase by \
+            one per recipient; resume with `after` / `Last-Event-ID`."),
+    )
+)]
+pub struct ApiDoc;
+
+#[allow(non_camel_case_types)]
+struct SecurityScheme_;
+
+impl Modify for SecurityScheme_ {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "An access token from /api/v1/auth/login, /register or /refresh.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// Appends the table of problem types (the `type` URIs) to the description.
+struct ProblemTypes;
+
+impl Modify for ProblemTypes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let mut text = String::from(
+            "\n\nErrors are RFC 9457 `application/problem+json` documents (schema `Problem`) \
+             with a stable `code`:\n\n| type | code | status | title |\n|---|---|---|---|\n",
+        );
+        for kind in ProblemKind::ALL {
+            let status = match kind {
+                ProblemKind::ValidationFailed => "400, 422".to_owned(),
+                ProblemKind::VersionConflict => "409, 412".to_owned(),
+                other => other.status().as_u16().to_string(),
+            };
+            text.push_str(&format!(
+                "| `{}` | `{}` | {} | {} |\n",
+                kind.type_uri(),
+                kind.code(),
+                status,
+                kind.title()
+            ));
+        }
+        let description = openapi.info.description.get_or_insert_with(String::new);
+        description.push_str(&text);
+    }
+}
+
+/// An RFC 9457 problem document. Some problems add extension members
+/// (e.g. `retry_after`, or a list of setup problems).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Problem, example = json!({
+    "type": "/problems/illegal-move", "title": "Illegal move", "status": 422,
+    "detail": "a scout cannot pass through the lake at d5", "code": "illegal_move"}))]
+pub struct ProblemDocument {
+    /// URI reference naming the problem kind, e.g. `/problems/not-found`
+    #[serde(rename = "type")]
+    pub type_uri: String,
+    /// Short summary of the problem kind
+    pub title: String,
+    /// The HTTP status code
+    pub status: u16,
+    /// What went wrong with this request
+    pub detail: String,
+    /// Stable machine-readable code
+    #[schema(schema_with = problem_code_schema)]
+    pub code: String,
+}
+
+fn problem_code_schema() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(ProblemKind::ALL.iter().map(|k| k.code())))
+}
+
+/// Describes one error response: its status text, the problem schema and an
+/// example body exactly as the server would send it.
+pub fn problem_response(
+    kind: ProblemKind,
+    status: u16,
+    description: &str,
+    example_detail: &str,
+) -> RefOr<Response> {
+    let status_code =
+        actix_web::http::StatusCode::from_u16(status).unwrap_or_else(|_| kind.status());
+    let example = ApiError::new(kind, example_detail)
+        .with_status(status_code)
+        .body();
+    let mut builder = ResponseBuilder::new().description(description).content(
+        PROBLEM_JSON,
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("Problem")))
+            .example(Some(example))
+            .build(),
+    );
+    match kind {
+        ProblemKind::RateLimited | ProblemKind::ServiceUnavailable => {
+            builder = builder.header(
+                "Retry-After",
+                HeaderBuilder::new()
+                    .schema(Some(Schema::Object(
+                        ObjectBuilder::new().schema_type(Type::Integer).build(),
+                    )))
+                    .description(Some("Seconds to wait before trying again"))
+                    .build(),
+            );
+        }
+        ProblemKind::Unauthorized => {
+            builder = builder.header(
+                "WWW-Authenticate",
+                HeaderBuilder::new()
+                    .schema(Some(Schema::Object(
+                        ObjectBuilder::new().schema_type(Type::String).build(),
+                    )))
+                    .description(Some("`Bearer`, or `Bearer error=\"invalid_token\"`"))
+                    .build(),
+            );
+        }
+        _ => {}
+    }
+    builder.build().into()
+}
+
+/// Declares a reusable error response for `#[utoipa::path(responses(...))]`:
+/// `(status = 409, response = crate::openapi::UsernameTaken)`. Register each
+/// one in `ApiDoc`'s `components(responses(...))`.
+#[macro_export]
+macro_rules! problem_response {
+    ($(#[$meta:meta])* $name:ident, $kind:expr, $status:literal, $description:literal, $example:literal) => {
+        $(#[$meta])*
+        pub struct $name;
+
+        impl<'r> utoipa::ToResponse<'r> for $name {
+            fn response() -> (&'r str, utoipa::openapi::RefOr<utoipa::openapi::response::Response>) {
+                (
+                    stringify!($name),
+                    $crate::openapi::problem_response($kind, $status, $description, $example),
+                )
+            }
+        }
+    };
+}
+
+problem_response!(
+    BadRequest,
+    ProblemKind::ValidationFailed,
+    400,
+    "The request cannot be read: malformed JSON, a wrong type, or a bad parameter",
+    "the body is not valid JSON: EOF while parsing an object at line 1 column 12"
+);
+problem_response!(
+    Unauthorized,
+    ProblemKind::Unauthorized,
+    401,
+    "Missing, malformed, expired or otherwise invalid credentials",
+    "the access token has expired"
+);
+problem_response!(
+    Forbidden,
+    ProblemKind::Forbidden,
+    403,
+    "Authenticated, but not allowed to do this",
+    "only the players of this game may do that"
+);
+problem_response!(
+    NotFound,
+    ProblemKind::NotFound,
+    404,
+    "No such resource",
+    "no such game"
+);
+problem_response!(
+    UnprocessableEntity,
+    ProblemKind::ValidationFailed,
+    422,
+    "The request is well-formed but a value is out of range or unknown fields are present",
+    "username must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -"
+);
+problem_response!(
+    PayloadTooLarge,
+    ProblemKind::PayloadTooLarge,
+    413,
+    "The request body is larger than the server accepts",
+    "the request body exceeds 65536 bytes"
+);
+problem_response!(
+    UnsupportedMediaType,
+    ProblemKind::UnsupportedMediaType,
+    415,
+    "The body must be sent as application/json",
+    "the request body must be application/json"
+);
+problem_response!(
+    TooManyRequests,
+    ProblemKind::RateLimited,
+    429,
+    "Too many attempts; wait as long as Retry-After says",
+    "too many attempts; retry in 42 seconds"
+);
+problem_response!(
+    UsernameTaken,
+    ProblemKind::UsernameTaken,
+    409,
+    "The username is already registered (names are unique regardless of case)",
+    "this username is already taken"
+);
+problem_response!(
+    ServiceUnavailable,
+    ProblemKind::ServiceUnavailable,
+    503,
+    "The database is unreachable; try again shortly",
+    "the database is unavailable; try again shortly"
+);
+problem_response!(
+    InternalError,
+    ProblemKind::InternalError,
+    500,
+    "An unexpected server error (details are only in the server log)",
+    "the server failed to handle this request"
+);

@@ -1,0 +1,574 @@
+//! `/games`: create, list, join, decline, abort, setups, moves, the
+//! per-caller view and history, resignation and draws. Handlers only parse
+//! and answer; `crate::games::service` does the work.
+//!
+//! Every endpoint needs a bearer token; anyone authenticated may watch any
+//! game (a spectator's view holds only public information).
+
+use std::time::Duration;
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use domain::{Action, Piece, Rescue, Square};
+use serde_json::Value;
+use utoipa_actix_web::service_config::ServiceConfig;
+use uuid::Uuid;
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ProblemKind};
+use crate::games::requests::{
+    CreateGameRequest, DrawRequest, ListQuery, MoveRequest, SetupRequest, ViewQuery,
+};
+use crate::games::service::{self, GamePage, MoveInput, Precondition, SetupSource};
+use crate::games::view::{self, GameView, MoveAnswer, MoveHistory};
+use crate::games::write::{Answer, Idempotency};
+use crate::problem_response;
+use crate::state::AppState;
+
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(create_game)
+        .service(list_games)
+        .service(get_game)
+        .service(join_game)
+        .service(decline_game)
+        .service(abort_game)
+        .service(place_setup)
+        .service(play_move)
+        .service(list_moves)
+        .service(resign_game)
+        .service(draw_game);
+}
+
+/// Longest and default wait of a long poll (`wait_for_version`).
+const MAX_WAIT_SECONDS: u64 = 60;
+const DEFAULT_WAIT_SECONDS: u64 = 30;
+
+problem_response!(
+    GameConflict,
+    ProblemKind::WrongPhase,
+    409,
+    "Not possible now: `wrong_phase` (e.g. a move before play starts or after it ended, \
+     a draw answer without an offer, joining a full game), `not_your_turn`, or \
+     `version_conflict` (a stale `expected_version`)",
+    "play has not started yet"
+);
+problem_response!(
+    MoveRejected,
+    ProblemKind::IllegalMove,
+    422,
+    "The move breaks a rule: `illegal_move` or `two_square_rule`; or `validation_failed` \
+     (a bad square or piece name), or `idempotency_key_reused`",
+    "a scout cannot pass through the lake at d5"
+);
+problem_response!(
+    SetupRejected,
+    ProblemKind::InvalidSetup,
+    422,
+    "`invalid_setup`: the setup is refused as a whole; the `problems` member lists every \
+     problem (`unknown_piece`, `bad_square`, `outside_zone`, `lake`, `duplicate_square`, \
+     `wrong_count`). Also `validation_failed` for a body that is neither a placement nor \
+     a random request, or `idempotency_key_reused`",
+    "the setup has 2 problems: a5 is outside your setup zone; 7 scouts instead of 8"
+);
+problem_response!(
+    GameUnprocessable,
+    ProblemKind::ValidationFailed,
+    422,
+    "`validation_failed` (a value out of range, an unknown user or field) or \
+     `idempotency_key_reused` (the same Idempotency-Key with another request)",
+    "days_per_move must be between 1 and 14, not 30"
+);
+problem_response!(
+    StaleIfMatch,
+    ProblemKind::VersionConflict,
+    412,
+    "`version_conflict`: `If-Match` does not carry the current ETag of the game",
+    "If-Match does not name the current version of the game; reload it"
+);
+
+fn idempotency(
+    req: &HttpRequest,
+    body: &impl serde::Serialize,
+) -> Result<Option<Idempotency>, ApiError> {
+    Idempotency::from_request(req, body)
+}
+
+/// Sends an answer, with the `ETag` of the caller's view it contains. A
+/// refusal replayed for a repeated `Idempotency-Key` goes out as the problem
+/// document it was.
+fn respond(answer: Answer, game_id: Uuid, user: Uuid) -> HttpResponse {
+    if answer.status.is_client_error() {
+        return HttpResponse::build(answer.status)
+            .insert_header((header::CONTENT_TYPE, crate::error::PROBLEM_JSON))
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .body(answer.body.to_string());
+    }
+    let version = answer
+        .body
+        .get("version")
+        .or_else(|| answer.body.get("game").and_then(|g| g.get("version")))
+        .and_then(Value::as_i64);
+    let mut response = HttpResponse::build(answer.status);
+    response.insert_header((header::CACHE_CONTROL, "private, no-cache"));
+    if let Some(version) = version {
+        let id = answer
+            .body
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| Uuid::parse_str(s).ok())
+            .unwrap_or(game_id);
+        response.insert_header((header::ETAG, view::etag(id, version, Some(user))));
+    }
+    response.json(answer.body)
+}
+
+/// Create a game: an open seat anyone may take, or a challenge to a named user.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "create_game",
+    security(("bearer" = [])),
+    request_body = CreateGameRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and body return the first answer")),
+    responses(
+        (status = 201, description = "The new game, as its creator sees it", body = GameView,
+         headers(("ETag" = String, description = "Tag of this view"))),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games")]
+pub async fn create_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    body: web::Json<CreateGameRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let idem = idempotency(&req, &body)?;
+    let answer = service::create(&state, &user, body, idem).await?;
+    Ok(respond(answer, Uuid::nil(), user.id))
+}
+
+/// List games: filter by `status`, your games (`mine`), or the games waiting
+/// for you (`my_turn`, nearest deadline first); pages via `cursor`.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "list_games",
+    security(("bearer" = [])),
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of games (public facts only)", body = GamePage),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[get("/games")]
+pub async fn list_games(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> Result<web::Json<GamePage>, ApiError> {
+    Ok(web::Json(
+        service::list(&state, user.id, query.into_inner()).await?,
+    ))
+}
+
+/// The game as the caller may see it (a player's view, or a spectator's).
+/// Sends an `ETag`; `If-None-Match` with it answers 304 while nothing
+/// changed. `wait_for_version=n` holds the answer until the version passes
+/// `n` (long polling, at most `wait` seconds).
+#[utoipa::path(
+    tag = "games",
+    operation_id = "get_game",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
+        ViewQuery,
+    ),
+    responses(
+        (status = 200, description = "The caller's view", body = GameView,
+         headers(("ETag" = String, description = "Tag of this view (game, version and viewer)"))),
+        (status = 304, description = "Not modified since the ETag in If-None-Match"),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[get("/games/{id}")]
+pub async fn get_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    query: web::Query<ViewQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    if let Some(after) = query.wait_for_version {
+        let seconds = query.wait.unwrap_or(DEFAULT_WAIT_SECONDS);
+        if !(1..=MAX_WAIT_SECONDS).contains(&seconds) {
+            return Err(ApiError::bad_request(format!(
+                "wait must be between 1 and {MAX_WAIT_SECONDS} seconds"
+            )));
+        }
+        // Subscribe before reading, so no change can slip in between.
+        let waiter = state
+            .notifier
+            .wait_for_game_version(id, after, Duration::from_secs(seconds));
+        if service::version_of(&state, id).await? <= after {
+            waiter.await;
+        }
+    }
+    let (view, version) = service::view_for(&state, id, Some(user.id)).await?;
+    let tag = view::etag(id, version, Some(user.id));
+    let unchanged = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| view::tag_matches(v, &tag));
+    let mut response = if unchanged {
+        HttpResponse::build(StatusCode::NOT_MODIFIED)
+    } else {
+        HttpResponse::Ok()
+    };
+    response.insert_header((header::CACHE_CONTROL, "private, no-cache"));
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        response.insert_header((header::ETAG, value));
+    }
+    Ok(if unchanged {
+        response.finish()
+    } else {
+        response.json(view)
+    })
+}
+
+/// The moves played so far, each as the caller may see it.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "list_moves",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The move history", body = MoveHistory),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[get("/games/{id}/moves")]
+pub async fn list_moves(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<MoveHistory>, ApiError> {
+    Ok(web::Json(
+        service::history(&state, id.into_inner(), Some(user.id)).await?,
+    ))
+}
+
+/// Take the open seat, or accept a challenge addressed to you.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "join_game",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The game, now in setup", body = GameView),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/join")]
+pub async fn join_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let idem = idempotency(&req, &())?;
+    let answer = service::join(&state, &user, id, idem).await?;
+    Ok(respond(answer, id, user.id))
+}
+
+/// Decline a challenge addressed to you; the game ends `aborted`.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "decline_game",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The game, aborted", body = GameView),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/decline")]
+pub async fn decline_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let idem = idempotency(&req, &())?;
+    let answer = service::decline(&state, &user, id, idem).await?;
+    Ok(respond(answer, id, user.id))
+}
+
+/// Abort a game before play starts (either player; the creator cancels a
+/// challenge this way).
+#[utoipa::path(
+    tag = "games",
+    operation_id = "abort_game",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The game, aborted", body = GameView),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/abort")]
+pub async fn abort_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let idem = idempotency(&req, &())?;
+    let answer = service::abort(&state, &user, id, idem).await?;
+    Ok(respond(answer, id, user.id))
+}
+
+/// Place (or replace) your secret setup: the whole army inside your own
+/// zone, or `{"random": true, "seed": n}`. Play starts when both are in.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "place_setup",
+    security(("bearer" = [])),
+    request_body = SetupRequest,
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The game; your setup is on your board", body = GameView),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = SetupRejected),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/setup")]
+pub async fn place_setup(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    body: web::Json<SetupRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let body = body.into_inner();
+    let idem = idempotency(&req, &body)?;
+    let source =
+        match (body.placement, body.random, body.seed) {
+            (Some(placement), None, None) => SetupSource::Placement(placement),
+            (None, Some(true), seed) => SetupSource::Random(seed.unwrap_or_else(rand::random)),
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err(ApiError::validation(
+                    "send either a placement or {\"random\": true}, not both",
+                ))
+            }
+            (None, Some(false), _) => {
+                return Err(ApiError::validation(
+                    "random must be true (or send a placement)",
+                ))
+            }
+            (None, None, _) => return Err(ApiError::validation(
+                "send a placement ({\"placement\": {\"a1\": \"flag\", ...}}) or {\"random\": true}",
+            )),
+        };
+    let answer = service::place_setup(&state, &user, id, source, idem).await?;
+    Ok(respond(answer, id, user.id))
+}
+
+fn square(name: &str) -> Result<Square, ApiError> {
+    name.parse::<Square>()
+        .map_err(|e| ApiError::validation(e.to_string()))
+}
+
+/// Make a move. `expected_version` (or `If-Match` with the view's ETag)
+/// refuses it if the game changed since the caller looked. Square names
+/// that are not squares answer 422 `validation_failed`.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "play_move",
+    security(("bearer" = [])),
+    request_body = MoveRequest,
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("If-Match" = Option<String>, Header, description = "The ETag of the view the move was chosen on"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The move as the mover sees it, and the mover's new view", body = MoveAnswer),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 412, response = StaleIfMatch),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = MoveRejected),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/moves")]
+pub async fn play_move(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let body = body.into_inner();
+    let idem = idempotency(&req, &body)?;
+    let rescue = match &body.rescue {
+        None => None,
+        Some(r) => Some(Rescue {
+            piece: r.piece.parse::<Piece>().map_err(|_| {
+                ApiError::validation(format!("rescue.piece: `{}` is not a piece name", r.piece))
+            })?,
+            square: square(&r.square)?,
+        }),
+    };
+    let input = MoveInput {
+        from: square(&body.from)?,
+        to: square(&body.to)?,
+        rescue,
+    };
+    let if_match = req
+        .headers()
+        .get(header::IF_MATCH)
+        .map(|v| v.to_str().unwrap_or_default().to_owned());
+    let precondition = match (body.expected_version, if_match) {
+        (Some(version), _) => Some(Precondition::Version(version)),
+        (None, Some(tag)) => Some(Precondition::IfMatch(tag)),
+        (None, None) => None,
+    };
+    let answer = service::play_move(&state, &user, id, input, precondition, idem).await?;
+    Ok(respond(answer, id, user.id))
+}
+
+/// Resign: the opponent wins (`resignation`).
+#[utoipa::path(
+    tag = "games",
+    operation_id = "resign_game",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The finished game", body = GameView),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let idem = idempotency(&req, &())?;
+    let answer = service::non_move_action(&state, &user, id, Action::Resign, idem).await?;
+    Ok(respond(answer, id, user.id))
+}
+
+/// Offer a draw, or accept or decline the opponent's offer (RULES.md: an
+/// offer stands until answered or until the offerer moves).
+#[utoipa::path(
+    tag = "games",
+    operation_id = "draw_game",
+    security(("bearer" = [])),
+    request_body = DrawRequest,
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 200, description = "The game", body = GameView),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/draw")]
+pub async fn draw_game(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+    body: web::Json<DrawRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let body = body.into_inner();
+    let idem = idempotency(&req, &body)?;
+    let action = service::draw_action(body.action);
+    let answer = service::non_move_action(&state, &user, id, action, idem).await?;
+    Ok(respond(answer, id, user.id))
+}

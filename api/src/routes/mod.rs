@@ -1,0 +1,33 @@
+//! Every endpoint, registered through utoipa-actix-web so that each one is
+//! in the OpenAPI document. One module per resource.
+//!
+//! To add a resource: write `routes/<name>.rs` with handlers carrying both
+//! `#[utoipa::path(...)]` and an actix method macro, plus a
+//! `pub fn configure(cfg: &mut ServiceConfig)` that calls `cfg.service(..)`
+//! for each handler; then add `pub mod <name>;` below and one
+//! `.configure(<name>::configure)` line in [`api_v1`].
+
+pub mod auth;
+pub mod events;
+pub mod games;
+pub mod health;
+pub mod me;
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Prefix of every API path.
+pub const API_PREFIX: &str = "/api/v1";
+
+/// Registers every documented route.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.configure(health::configure);
+    cfg.service(utoipa_actix_web::scope(API_PREFIX).configure(api_v1));
+}
+
+/// Routes under `/api/v1`.
+fn api_v1(cfg: &mut ServiceConfig) {
+    cfg.configure(auth::configure);
+    cfg.configure(me::configure);
+    cfg.configure(events::configure);
+    cfg.configure(games::configure);
+}

@@ -1,0 +1,103 @@
+//! Table definitions, written by hand (no diesel CLI needed). Keep them in
+//! step with both trees under `migrations/`; the e2e tests run every query
+//! on both backends.
+//!
+//! Only types common to PostgreSQL and SQLite: `Text` (UUIDs as text,
+//! JSON as text), `Timestamp` (UTC, `chrono::NaiveDateTime`), `Integer`,
+//! `BigInt`, `Bool`.
+
+diesel::table! {
+    users (id) {
+        id -> Text,
+        username -> Text,
+        username_key -> Text,
+        password_hash -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (id) {
+        id -> Text,
+        user_id -> Text,
+        family_id -> Text,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Text,
+        variant -> Text,
+        rules -> Text,
+        status -> Text,
+        version -> BigInt,
+        creator_id -> Text,
+        red_user_id -> Nullable<Text>,
+        blue_user_id -> Nullable<Text>,
+        challenged_user_id -> Nullable<Text>,
+        days_per_move -> Integer,
+        red_setup -> Nullable<Text>,
+        blue_setup -> Nullable<Text>,
+        state -> Nullable<Text>,
+        turn -> Nullable<Text>,
+        ply -> Integer,
+        deadline -> Nullable<Timestamp>,
+        reminded_version -> Nullable<BigInt>,
+        result_winner -> Nullable<Text>,
+        result_reason -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_actions (game_id, seq) {
+        game_id -> Text,
+        seq -> BigInt,
+        color -> Text,
+        action -> Text,
+        record -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (user_id, idempotency_key) {
+        user_id -> Text,
+        idempotency_key -> Text,
+        fingerprint -> Text,
+        response_status -> Integer,
+        response_body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(refresh_tokens -> users (user_id));
+diesel::joinable!(game_actions -> games (game_id));
+
+diesel::table! {
+    /// The per-user event feed (issue #5); `seq` is the public event id.
+    events (user_id, seq) {
+        user_id -> Text,
+        seq -> BigInt,
+        kind -> Text,
+        game_id -> Nullable<Text>,
+        payload -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(events -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    refresh_tokens,
+    games,
+    game_actions,
+    idempotency_keys,
+    events
+);

@@ -1,0 +1,505 @@
+//! Building and running the server: used by `main` and by the end-to-end
+//! tests, which start the real thing on port 0.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Instant;
+
+use actix_cors::Cors;
+use actix_web::body::MessageBody;
+use actix_web::dev::{
+    ResourceDef, Server, ServerHandle, ServiceFactory, ServiceRequest, ServiceResponse,
+};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::{DefaultHeaders, ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
+use chrono::Duration;
+use tracing::Instrument;
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::password;
+use crate::auth::tokens::TokenService;
+use crate::clock::Clock;
+use crate::config::{Config, CorsOrigins};
+use crate::db::{self, DbPool};
+use crate::error::{ApiError, BoxError, ProblemKind, PROBLEM_JSON};
+use crate::events::{self, Notifier};
+use crate::openapi::ApiDoc;
+use crate::rate_limit::RateLimiter;
+use crate::routes;
+use crate::state::AppState;
+use crate::telemetry;
+
+/// Where Swagger UI and the OpenAPI document are served.
+pub const DOCS_PATH: &str = "/docs";
+pub const OPENAPI_JSON_PATH: &str = "/api-docs/openapi.json";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("cannot open the database {database}: {source}")]
+    Database { database: String, source: BoxError },
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Other(BoxError),
+}
+
+/// A built server, bound to its port, not yet running.
+pub struct Application {
+    port: u16,
+    server: Server,
+    pool: DbPool,
+    notifier: Notifier,
+}
+
+impl Application {
+    /// Opens the pool, runs pending migrations, binds the listener (port 0
+    /// picks a free port) and prepares the HTTP server.
+    pub async fn build(config: Config, clock: Arc<dyn Clock>) -> Result<Self, StartupError> {
+        let database = config.database.redacted();
+        let db_error = |source: BoxError| StartupError::Database {
+            database: database.clone(),
+            source,
+        };
+        let pool = db::pool(
+            &config.database,
+            config.database_pool_size,
+            config.database_timeout,
+        )
+        .map_err(&db_error)?;
+        let migration_pool = pool.clone();
+        let applied = web::block(move || -> Result<usize, BoxError> {
+            let mut conn = migration_pool.get()?;
+            db::migrate(&mut conn)
+        })
+        .await
+        .map_err(|e| StartupError::Other(e.to_string().into()))?
+        .map_err(&db_error)?;
+        if applied > 0 {
+            tracing::info!(applied, "database migrations applied");
+        }
+
+        let dummy_password_hash = web::block(password::dummy_hash)
+            .await
+            .map_err(|e| StartupError::Other(e.to_string().into()))?
+            .map_err(|e| StartupError::Other(e.to_string().into()))?;
+        let tokens = TokenService::new(&config, clock.clone())
+            .map_err(|e| StartupError::Other(e.to_string().into()))?;
+
+        let listener =
+            TcpListener::bind(config.bind_address).map_err(|source| StartupError::Bind {
+                address: config.bind_address.to_string(),
+                source,
+            })?;
+        let local = listener.local_addr().map_err(|source| StartupError::Bind {
+            address: config.bind_address.to_string(),
+            source,
+        })?;
+
+        let window = Duration::minutes(1);
+        let notifier = Notifier::start(&config);
+        let state = web::Data::new(AppState {
+            login_limiter: RateLimiter::new(config.login_attempts_per_minute, window),
+            register_limiter: RateLimiter::new(config.register_attempts_per_minute, window),
+            pool: pool.clone(),
+            clock,
+            tokens,
+            dummy_password_hash,
+            notifier: notifier.clone(),
+            config: config.clone(),
+        });
+        events::spawn_background_tasks(state.clone());
+        crate::games::spawn_deadline_sweep(state.clone());
+
+        let app_state = state.clone();
+        let mut server = HttpServer::new(move || build_app(app_state.clone()))
+            .listen(listener)
+            .map_err(|source| StartupError::Bind {
+                address: local.to_string(),
+                source,
+            })?
+            .shutdown_timeout(config.shutdown_timeout_seconds);
+        if let Some(workers) = config.workers {
+            server = server.workers(workers);
+        }
+        let server = server.run();
+        tracing::info!(
+            address = %local,
+            database = %config.database.redacted(),
+            "listening on http://{local}; Swagger UI at http://{local}{DOCS_PATH}/"
+        );
+        Ok(Self {
+            port: local.port(),
+            server,
+            pool,
+            notifier,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A handle to stop the server (`handle.stop(true).await` is graceful).
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// The pool the server uses (tests may inspect the database with it).
+    pub fn pool(&self) -> DbPool {
+        self.pool.clone()
+    }
+
+    /// Serves until stopped: SIGTERM or SIGINT, or a [`ServerHandle`].
+    /// In-flight requests get the configured shutdown timeout to finish.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let result = self.server.await;
+        // Stops the LISTEN thread and the background tasks.
+        self.notifier.close();
+        tracing::info!("server stopped");
+        result
+    }
+}
+
+/// The OpenAPI document exactly as the server serves it.
+pub fn openapi_document() -> utoipa::openapi::OpenApi {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes::configure)
+        .split_for_parts()
+        .1
+}
+
+/// Documented paths and their methods, to tell "wrong method" (405) from
+/// "no such path" (404) in the fallback.
+#[derive(Debug)]
+pub struct RouteTable(Vec<(ResourceDef, Vec<Method>)>);
+
+impl RouteTable {
+    pub fn from_openapi(doc: &utoipa::openapi::OpenApi) -> Self {
+        let routes = doc
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let methods = [
+                    (Method::GET, item.get.is_some()),
+                    (Method::POST, item.post.is_some()),
+                    (Method::PUT, item.put.is_some()),
+                    (Method::PATCH, item.patch.is_some()),
+                    (Method::DELETE, item.delete.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(method, present)| present.then_some(method))
+                .collect();
+                (ResourceDef::new(path.as_str()), methods)
+            })
+            .collect();
+        Self(routes)
+    }
+
+    /// The methods served at `path`, if any route matches it.
+    pub fn allowed(&self, path: &str) -> Option<Vec<Method>> {
+        let mut methods: Vec<Method> = self
+            .0
+            .iter()
+            .filter(|(def, _)| def.is_match(path))
+            .flat_map(|(_, methods)| methods.iter().cloned())
+            .collect();
+        if methods.is_empty() {
+            return None;
+        }
+        methods.dedup();
+        Some(methods)
+    }
+}
+
+/// Unknown paths answer 404, known paths with another method 405 + `Allow`.
+async fn fallback(
+    req: HttpRequest,
+    routes: web::Data<RouteTable>,
+) -> Result<HttpResponse, ApiError> {
+    match routes.allowed(req.path()) {
+        Some(methods) => {
+            let allow = methods
+                .iter()
+                .map(Method::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut error = ApiError::new(
+                ProblemKind::MethodNotAllowed,
+                format!("{} is not allowed here; use {allow}", req.method()),
+            );
+            if let Ok(value) = HeaderValue::from_str(&allow) {
+                error = error.with_header(header::ALLOW, value);
+            }
+            Err(error)
+        }
+        None => Err(ApiError::not_found(format!(
+            "no such resource: {}",
+            req.path()
+        ))),
+    }
+}
+
+/// Turns any error answer that is not already a problem document (from
+/// actix itself, CORS, the Swagger UI service) into one, so no error is ever
+/// an HTML page or an empty body.
+fn problem_for_stray_error<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let error = match status {
+        StatusCode::NOT_FOUND => ApiError::not_found("no such resource"),
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            ProblemKind::MethodNotAllowed,
+            "this method is not allowed here",
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            ProblemKind::PayloadTooLarge,
+            "the request body is too large",
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::new(
+            ProblemKind::UnsupportedMediaType,
+            "the request body must be application/json",
+        ),
+        StatusCode::UNAUTHORIZED => ApiError::unauthorized("authentication is required"),
+        StatusCode::FORBIDDEN => ApiError::forbidden("this request is not allowed"),
+        StatusCode::SERVICE_UNAVAILABLE => ApiError::unavailable("service unavailable"),
+        s if s.is_server_error() => ApiError::internal(format!("unhandled {s} response")),
+        s => ApiError::bad_request(format!(
+            "the request was rejected: {}",
+            s.canonical_reason().unwrap_or("bad request")
+        ))
+        .with_status(s),
+    };
+    let (req, _) = res.into_parts();
+    let response = ServiceResponse::new(req, error.error_response());
+    Ok(ErrorHandlerResponse::Response(
+        response.map_into_right_body(),
+    ))
+}
+
+fn json_error(error: actix_web::error::JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    use actix_web::error::JsonPayloadError as E;
+    let api_error = match &error {
+        E::OverflowKnownLength { limit, .. } | E::Overflow { limit } => ApiError::new(
+            ProblemKind::PayloadTooLarge,
+            format!("the request body exceeds {limit} bytes"),
+        ),
+        E::ContentType => ApiError::new(
+            ProblemKind::UnsupportedMediaType,
+            "the request body must be application/json",
+        ),
+        E::Deserialize(json) => describe_json_error(json),
+        other => ApiError::bad_request(format!("the request body could not be read: {other}")),
+    };
+    api_error.into()
+}
+
+/// Explains a JSON error without echoing values from the body (which may
+/// hold a password): only field names and positions are repeated.
+fn describe_json_error(error: &serde_json::Error) -> ApiError {
+    use serde_json::error::Category;
+    let message = error.to_string();
+    let position = format!("at line {} column {}", error.line(), error.column());
+    match error.classify() {
+        Category::Syntax | Category::Eof | Category::Io => {
+            ApiError::bad_request(format!("the body is not valid JSON {position}"))
+        }
+        Category::Data => {
+            let safe = [
+                "unknown field",
+                "missing field",
+                "duplicate field",
+                "unknown variant",
+            ]
+            .iter()
+            .any(|prefix| message.starts_with(prefix));
+            if safe {
+                ApiError::validation(message)
+            } else {
+                ApiError::validation(format!(
+                    "a value has the wrong type or is out of range {position}"
+                ))
+            }
+        }
+    }
+}
+
+fn query_error(error: actix_web::error::QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::bad_request(format!("invalid query string: {error}")).into()
+}
+
+fn path_error(error: actix_web::error::PathError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::not_found(format!("no such resource ({error})")).into()
+}
+
+fn cors(origins: &CorsOrigins) -> Cors {
+    let cors = match origins {
+        CorsOrigins::Any => Cors::default().allow_any_origin(),
+        CorsOrigins::List(list) => {
+            let list = list.clone();
+            // Browsers send `Origin` on same-origin POSTs too (Swagger UI at
+            // /docs does): those are always fine, whatever the list says.
+            Cors::default().allowed_origin_fn(move |origin, head| {
+                let Ok(origin) = origin.to_str() else {
+                    return false;
+                };
+                list.iter()
+                    .any(|allowed| allowed.eq_ignore_ascii_case(origin))
+                    || is_same_origin(origin, head)
+            })
+        }
+    };
+    cors.allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::IF_MATCH,
+            header::IF_NONE_MATCH,
+            header::HeaderName::from_static("idempotency-key"),
+            header::HeaderName::from_static(telemetry::REQUEST_ID_HEADER),
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::RETRY_AFTER,
+            header::LOCATION,
+            header::WWW_AUTHENTICATE,
+            header::HeaderName::from_static(telemetry::REQUEST_ID_HEADER),
+        ])
+        .max_age(3600)
+}
+
+/// Whether `origin` (`scheme://host[:port]`) names the host the request was
+/// sent to.
+fn is_same_origin(origin: &str, head: &actix_web::dev::RequestHead) -> bool {
+    let Some(host) = head
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+    else {
+        return false;
+    };
+    origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .is_some_and(|authority| authority.eq_ignore_ascii_case(host))
+}
+
+/// The complete application for one worker: routes, documentation,
+/// extractor settings, fallbacks and middleware.
+pub fn build_app(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let max_body = state.config.max_body_bytes;
+    let cors = cors(&state.config.cors_origins);
+    let (app, doc) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .app_data(state)
+        .app_data(
+            web::JsonConfig::default()
+                .limit(max_body)
+                .error_handler(json_error),
+        )
+        .app_data(web::PayloadConfig::default().limit(max_body))
+        .app_data(web::QueryConfig::default().error_handler(query_error))
+        .app_data(web::PathConfig::default().error_handler(path_error))
+        .configure(routes::configure)
+        .split_for_parts();
+    let routes = web::Data::new(RouteTable::from_openapi(&doc));
+    app.app_data(routes)
+        .service(web::resource(DOCS_PATH).route(web::get().to(|| async {
+            HttpResponse::PermanentRedirect()
+                .insert_header((header::LOCATION, "/docs/"))
+                .finish()
+        })))
+        .service(
+            SwaggerUi::new("/docs/{_:.*}")
+                .url(OPENAPI_JSON_PATH, doc)
+                .config(
+                    utoipa_swagger_ui::Config::new([OPENAPI_JSON_PATH])
+                        .persist_authorization(true)
+                        .display_operation_id(true),
+                ),
+        )
+        .default_service(web::to(fallback))
+        .wrap(
+            DefaultHeaders::new()
+                .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+                .add((header::REFERRER_POLICY, "no-referrer")),
+        )
+        .wrap(cors)
+        .wrap(ErrorHandlers::new().default_handler(problem_for_stray_error))
+        .wrap_fn(|req, srv| {
+            use actix_web::dev::Service;
+            let started = Instant::now();
+            let request_id = telemetry::request_id(&req);
+            let span = telemetry::request_span(&req, &request_id);
+            let response = span.in_scope(|| srv.call(req));
+            async move {
+                let res = response.await?;
+                Ok(telemetry::finish(res, &request_id, started))
+            }
+            .instrument(span)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn route_table_tells_wrong_method_from_unknown_path() {
+        let table = RouteTable::from_openapi(&openapi_document());
+        assert_eq!(
+            table.allowed("/api/v1/auth/login"),
+            Some(vec![Method::POST])
+        );
+        assert_eq!(table.allowed("/api/v1/me"), Some(vec![Method::GET]));
+        assert_eq!(table.allowed("/api/v1/nothing"), None);
+    }
+
+    #[test]
+    fn json_errors_never_echo_values() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Body {
+            password: String,
+        }
+        let err = serde_json::from_str::<Body>(r#"{"password": 12345678}"#).unwrap_err();
+        let body = describe_json_error(&err).body().to_string();
+        assert!(!body.contains("12345678"), "{body}");
+        let err = serde_json::from_str::<Body>(r#"{"password": "x""#).unwrap_err();
+        assert_eq!(
+            describe_json_error(&err).status_code(),
+            StatusCode::BAD_REQUEST
+        );
+    }
+}

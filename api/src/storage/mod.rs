@@ -1,0 +1,21 @@
+//! Queries, one module per table group. Functions take `&mut DbConnection`
+//! and are called inside `db::run`, never on an HTTP worker.
+
+pub mod games;
+pub mod refresh_tokens;
+pub mod users;
+
+use chrono::{DateTime, NaiveDateTime, Timelike, Utc};
+
+/// Timestamps are stored as UTC `TIMESTAMP` (no zone) on both backends, at
+/// microsecond precision (PostgreSQL's), so a value reads back exactly as
+/// written on either backend.
+pub fn to_db_time(time: DateTime<Utc>) -> NaiveDateTime {
+    let naive = time.naive_utc();
+    let micros = naive.and_utc().timestamp_subsec_micros();
+    naive.with_nanosecond(micros * 1000).unwrap_or(naive)
+}
+
+pub fn from_db_time(time: NaiveDateTime) -> DateTime<Utc> {
+    time.and_utc()
+}

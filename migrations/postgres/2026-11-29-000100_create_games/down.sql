@@ -1,0 +1,3 @@
+DROP TABLE idempotency_keys;
+DROP TABLE game_actions;
+DROP TABLE games;

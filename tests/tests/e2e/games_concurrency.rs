@@ -1,0 +1,343 @@
+//! Simultaneous writes, several server processes on one database,
+//! idempotency keys, ETags, the history and the listings.
+
+use domain::{Color, Rules, Variant, Viewer};
+use serde_json::{json, Value};
+
+use crate::games_support::*;
+use crate::harness::{
+    assert_problem, spawn_app, test_config, with_database_name, Backend, TestApp,
+};
+
+async fn post_with_key(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    key: &str,
+    body: &Value,
+) -> reqwest::Response {
+    app.client
+        .post(app.url(path))
+        .bearer_auth(token)
+        .header("idempotency-key", key)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Two different moves sent at the same moment for the same version:
+/// exactly one is applied, the other answers `version_conflict`.
+async fn race_moves(urls: [&str; 2], client: &reqwest::Client, game: &mut Match) {
+    let legal = game.local.legal_moves();
+    let (a, b) = (legal[0], legal[legal.len() - 1]);
+    let token = game.user(game.local.turn()).access_token.clone();
+    let send = |url: &str, m: domain::Move| {
+        client
+            .post(format!("{url}/api/v1/games/{}/moves", game.id))
+            .bearer_auth(&token)
+            .json(&move_body(m, None, Some(game.version)))
+            .send()
+    };
+    let (ra, rb) = tokio::join!(send(urls[0], a), send(urls[1], b));
+    let (ra, rb) = (ra.unwrap(), rb.unwrap());
+    let statuses = [ra.status().as_u16(), rb.status().as_u16()];
+    assert!(
+        statuses.contains(&200) && statuses.contains(&409),
+        "{statuses:?}"
+    );
+    let (winner, loser, won) = if statuses[0] == 200 {
+        (ra, rb, a)
+    } else {
+        (rb, ra, b)
+    };
+    assert_problem(loser, 409, "version_conflict").await;
+    let answer: Value = winner.json().await.unwrap();
+    let color = game.local.turn();
+    game.local
+        .apply(color, domain::Action::play(won.from, won.to))
+        .unwrap();
+    game.version += 1;
+    assert_eq!(answer["game"]["version"], game.version);
+    assert_view_matches(&answer["game"], &game.local, Viewer::Player(color));
+}
+
+backend_tests! {
+    async fn of_two_simultaneous_moves_exactly_one_wins(app) {
+        let (ann, bo) = two_users(&app, "race").await;
+        let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 5).await;
+        for _ in 0..6 {
+            race_moves([&app.address, &app.address], &app.client, &mut game).await;
+        }
+        let view = get_json(&app, &game.path(""), &game.red).await;
+        assert_eq!(view["version"], game.version);
+        assert_eq!(view["ply"], 6);
+        let history = get_json(&app, &game.path("/moves"), &game.red).await;
+        assert_eq!(history["moves"].as_array().unwrap().len(), 6);
+    }
+
+    async fn both_setups_at_once_start_the_game_once(app) {
+        let (ann, bo) = two_users(&app, "both").await;
+        let id = seated_game(&app, &ann, &bo, Variant::Classic, &Rules::default()).await;
+        let path = format!("/api/v1/games/{id}/setup");
+        let (one, two) = (json!({"random": true, "seed": 1}), json!({"random": true, "seed": 2}));
+        let (ra, rb) = tokio::join!(
+            app.post_json(&path, Some(&ann.access_token), &one),
+            app.post_json(&path, Some(&bo.access_token), &two),
+        );
+        assert_eq!(ra.status().as_u16(), 200);
+        assert_eq!(rb.status().as_u16(), 200);
+        let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+        assert_eq!(view["status"], "playing");
+        assert_eq!(view["version"], 4);
+        assert_eq!(view["setup_done"], json!({"red": true, "blue": true}));
+    }
+
+    async fn idempotency_keys_replay_the_first_answer(app) {
+        let (ann, bo) = two_users(&app, "idem").await;
+        // Creating a game twice with one key creates one game.
+        let body = json!({"variant": "duel", "color": "red"});
+        let first = post_with_key(&app, "/api/v1/games", &ann.access_token, "create-1", &body).await;
+        assert_eq!(first.status().as_u16(), 201);
+        let first: Value = first.json().await.unwrap();
+        let again = post_with_key(&app, "/api/v1/games", &ann.access_token, "create-1", &body).await;
+        assert_eq!(again.status().as_u16(), 201);
+        let again: Value = again.json().await.unwrap();
+        assert_eq!(first, again);
+        let mine = get_json(&app, "/api/v1/games?mine=true", &ann).await;
+        assert_eq!(mine["games"].as_array().unwrap().len(), 1);
+        // The same key with another body is refused and changes nothing.
+        let other = post_with_key(&app, "/api/v1/games", &ann.access_token, "create-1",
+            &json!({"variant": "barrage"})).await;
+        assert_problem(other, 422, "idempotency_key_reused").await;
+        let mine = get_json(&app, "/api/v1/games?mine=true", &ann).await;
+        assert_eq!(mine["games"].as_array().unwrap().len(), 1);
+        // Keys belong to their user: Bo's "create-1" is his own.
+        let id = first["id"].as_str().unwrap();
+        let joined = post_with_key(&app, &format!("/api/v1/games/{id}/join"), &bo.access_token, "create-1", &json!({})).await;
+        assert_eq!(joined.status().as_u16(), 200);
+
+        let mut game = random_match(&app, ann.clone(), bo.clone(), Variant::Classic, Rules::default(), 9).await;
+        let m = game.local.legal_moves()[0];
+        let body = move_body(m, None, None);
+        let path = game.path("/moves");
+        // A refusal is remembered too: Bo's early move stays refused on retry.
+        let early = json!({"from": "a7", "to": "a6"});
+        let r = post_with_key(&app, &path, &bo.access_token, "early", &early).await;
+        assert_problem(r, 409, "not_your_turn").await;
+        let first = post_with_key(&app, &path, &ann.access_token, "move-1", &body).await;
+        assert_eq!(first.status().as_u16(), 200);
+        let first: Value = first.json().await.unwrap();
+        // A retry (e.g. after a lost answer) gets the same answer; no second move.
+        let retry = post_with_key(&app, &path, &ann.access_token, "move-1", &body).await;
+        assert_eq!(retry.status().as_u16(), 200);
+        assert_eq!(retry.json::<Value>().await.unwrap(), first);
+        let view = get_json(&app, &game.path(""), &ann).await;
+        assert_eq!(view["version"], game.version + 1);
+        assert_eq!(view["ply"], 1);
+        let r = post_with_key(&app, &path, &bo.access_token, "early", &early).await;
+        assert_problem(r, 409, "not_your_turn").await;
+        assert_eq!(get_json(&app, &game.path(""), &bo).await["ply"], 1);
+        // Same key, different move: refused, nothing changes.
+        let before = get_json(&app, &game.path(""), &bo).await;
+        let m2 = game.local.legal_moves()[1];
+        let other = post_with_key(&app, &path, &ann.access_token, "move-1", &move_body(m2, None, None)).await;
+        assert_problem(other, 422, "idempotency_key_reused").await;
+        assert_eq!(get_json(&app, &game.path(""), &bo).await, before);
+        // Simultaneous retries with one key: one move, one answer.
+        game.local.apply(Color::Red, domain::Action::play(m.from, m.to)).unwrap();
+        game.version += 1;
+        let m = game.local.legal_moves()[0];
+        let body = move_body(m, None, None);
+        let (ra, rb) = tokio::join!(
+            post_with_key(&app, &path, &bo.access_token, "blue-1", &body),
+            post_with_key(&app, &path, &bo.access_token, "blue-1", &body),
+        );
+        assert_eq!(ra.status().as_u16(), 200);
+        assert_eq!(rb.status().as_u16(), 200);
+        assert_eq!(ra.json::<Value>().await.unwrap(), rb.json::<Value>().await.unwrap());
+        assert_eq!(get_json(&app, &game.path(""), &bo).await["ply"], 2);
+        // A bad key.
+        let long = "k".repeat(201);
+        let r = post_with_key(&app, &path, &bo.access_token, &long, &body).await;
+        assert_problem(r, 400, "validation_failed").await;
+    }
+
+    async fn etags_and_conditional_requests(app) {
+        let (ann, bo) = two_users(&app, "etag").await;
+        let carl = app.register_user("etag_carl").await;
+        let mut game = random_match(&app, ann.clone(), bo.clone(), Variant::Classic, Rules::default(), 11).await;
+        let path = app.url(&game.path(""));
+        let r = app.client.get(&path).bearer_auth(&ann.access_token).send().await.unwrap();
+        let tag = r.headers()["etag"].to_str().unwrap().to_owned();
+        // The tag is opaque: no id, no version, no name in it.
+        assert!(!tag.contains(&game.id) && !tag.contains("etag_") && tag.len() == 34, "{tag}");
+        let r = app.client.get(&path).bearer_auth(&ann.access_token)
+            .header("if-none-match", &tag).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 304);
+        assert!(r.text().await.unwrap().is_empty());
+        // Every viewer has their own tag.
+        let r = app.client.get(&path).bearer_auth(&bo.access_token).send().await.unwrap();
+        let blue_tag = r.headers()["etag"].to_str().unwrap().to_owned();
+        assert_ne!(blue_tag, tag);
+        let r = app.client.get(&path).bearer_auth(&carl.access_token).header("if-none-match", &tag).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        // If-Match with the current tag lets the move through.
+        let m = game.local.legal_moves()[0];
+        let r = app.client.post(app.url(&game.path("/moves"))).bearer_auth(&ann.access_token)
+            .header("if-match", &tag).json(&move_body(m, None, None)).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let new_tag = r.headers()["etag"].to_str().unwrap().to_owned();
+        game.local.apply(Color::Red, domain::Action::play(m.from, m.to)).unwrap();
+        game.version += 1;
+        // The old tag no longer matches: 200 with the new tag; a stale If-Match is 412.
+        let r = app.client.get(&path).bearer_auth(&ann.access_token)
+            .header("if-none-match", &tag).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        assert_eq!(r.headers()["etag"].to_str().unwrap(), new_tag);
+        let m = game.local.legal_moves()[0];
+        let r = app.client.post(app.url(&game.path("/moves"))).bearer_auth(&bo.access_token)
+            .header("if-match", &blue_tag).json(&move_body(m, None, None)).send().await.unwrap();
+        assert_problem(r, 412, "version_conflict").await;
+        // A long poll returns once the game passes the version named.
+        let waiting = {
+            let client = app.client.clone();
+            let url = format!("{path}?wait_for_version={}&wait=60", game.version);
+            let token = bo.access_token.clone();
+            tokio::spawn(async move { client.get(url).bearer_auth(token).send().await.unwrap() })
+        };
+        let m = game.local.legal_moves()[0];
+        let r = app.client.post(app.url(&game.path("/moves"))).bearer_auth(&bo.access_token)
+            .json(&move_body(m, None, Some(game.version))).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let woken: Value = waiting.await.unwrap().json().await.unwrap();
+        assert_eq!(woken["version"], game.version + 1);
+        assert_eq!(woken["you"], "blue");
+        let r = app.get(&format!("{}?wait_for_version=1&wait=61", game.path("")), Some(&bo.access_token)).await;
+        assert_problem(r, 400, "validation_failed").await;
+        // Unauthenticated requests are refused.
+        let r = app.client.get(&path).send().await.unwrap();
+        assert_problem(r, 401, "unauthorized").await;
+    }
+
+    async fn history_is_filtered_per_caller(app) {
+        let (ann, bo) = two_users(&app, "hist").await;
+        let carl = app.register_user("hist_carl").await;
+        let mut game = random_match(&app, ann.clone(), bo.clone(), Variant::Classic, Rules::default(), 31).await;
+        let mut records = Vec::new();
+        let mut rng = domain::rng::SplitMix64::new(31);
+        for _ in 0..40 {
+            let moves = game.local.legal_moves();
+            let m = moves[rng.below(moves.len())];
+            play(&app, &mut game, m, None).await;
+            records.push(*game.local.last_move().unwrap());
+        }
+        for (user, viewer) in [(&ann, Viewer::Player(Color::Red)), (&bo, Viewer::Player(Color::Blue)), (&carl, Viewer::Spectator)] {
+            let history = get_json(&app, &game.path("/moves"), user).await;
+            let expected: Vec<Value> = records.iter()
+                .map(|r| serde_json::to_value(r.view_for(viewer, false)).unwrap()).collect();
+            assert_eq!(history["moves"], json!(expected), "{viewer:?}");
+            assert_eq!(history["version"], game.version);
+        }
+    }
+
+    async fn listings_filter_and_page(app) {
+        let (ann, bo) = two_users(&app, "list").await;
+        let carl = app.register_user("list_carl").await;
+        // Three games in play with different deadlines; Ann (red) to move in each.
+        let mut ids = Vec::new();
+        for seed in [1u64, 2, 3] {
+            let game = random_match(&app, ann.clone(), bo.clone(), Variant::Duel, Rules::default(), seed).await;
+            ids.push(game.id.clone());
+            app.clock.advance(chrono::Duration::minutes(2));
+        }
+        // Make a move in the first: Bo to move there now, deadline latest.
+        let mut first = random_match(&app, ann.clone(), bo.clone(), Variant::Duel, Rules::default(), 4).await;
+        let m = first.local.legal_moves()[0];
+        play(&app, &mut first, m, None).await;
+        // An open game by Carl.
+        post_ok(&app, "/api/v1/games", &carl, &json!({}), 201).await;
+
+        let turn = get_json(&app, "/api/v1/games?my_turn=true", &ann).await;
+        let listed: Vec<&str> = turn["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+        assert_eq!(listed, ids.iter().map(String::as_str).collect::<Vec<_>>(), "nearest deadline first");
+        let turn = get_json(&app, "/api/v1/games?my_turn=true", &bo).await;
+        assert_eq!(turn["games"].as_array().unwrap().len(), 1);
+        assert_eq!(turn["games"][0]["id"], first.id.as_str());
+        // Summaries carry no board.
+        assert!(turn["games"][0].get("board").is_none());
+
+        // Paging one by one through my_turn, then through everything.
+        let mut seen = Vec::new();
+        let mut url = "/api/v1/games?my_turn=true&limit=1".to_owned();
+        loop {
+            let page = get_json(&app, &url, &ann).await;
+            for g in page["games"].as_array().unwrap() {
+                seen.push(g["id"].as_str().unwrap().to_owned());
+            }
+            match page["next_cursor"].as_str() {
+                Some(c) => url = format!("/api/v1/games?my_turn=true&limit=1&cursor={c}"),
+                None => break,
+            }
+        }
+        assert_eq!(seen, ids);
+        let mut all = Vec::new();
+        let mut url = "/api/v1/games?limit=2".to_owned();
+        loop {
+            let page = get_json(&app, &url, &carl).await;
+            all.extend(page["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_owned()));
+            match page["next_cursor"].as_str() {
+                Some(c) => url = format!("/api/v1/games?limit=2&cursor={c}"),
+                None => break,
+            }
+        }
+        assert_eq!(all.len(), 5);
+        let mut unique = all.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 5);
+        let playing = get_json(&app, "/api/v1/games?status=playing&mine=true", &carl).await;
+        assert!(playing["games"].as_array().unwrap().is_empty());
+        let waiting = get_json(&app, "/api/v1/games?status=waiting", &ann).await;
+        assert_eq!(waiting["games"].as_array().unwrap().len(), 1);
+        for bad in ["status=lost", "limit=0", "limit=101", "cursor=nonsense", "mine=perhaps"] {
+            let r = app.get(&format!("/api/v1/games?{bad}"), Some(&ann.access_token)).await;
+            assert_problem(r, 400, "validation_failed").await;
+        }
+    }
+}
+
+/// Two server processes on one PostgreSQL database: simultaneous moves sent
+/// to different servers, exactly one applied each time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_database() {
+    let Some(app) = spawn_app(Backend::Postgres).await else {
+        return;
+    };
+    let (admin, name) = app.postgres_database().unwrap();
+    let url = with_database_name(admin, name);
+    let config = test_config(api::config::DatabaseUrl::Postgres(url));
+    let second = api::Application::build(config, app.clock.clone())
+        .await
+        .unwrap();
+    let second_address = format!("http://127.0.0.1:{}", second.port());
+    let handle = second.handle();
+    tokio::spawn(second.run_until_stopped());
+
+    let (ann, bo) = two_users(&app, "multi").await;
+    let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 7).await;
+    for _ in 0..6 {
+        race_moves([&app.address, &second_address], &app.client, &mut game).await;
+    }
+    // The second server sees the same game.
+    let r = app
+        .client
+        .get(format!("{second_address}{}", game.path("")))
+        .bearer_auth(&game.red.access_token)
+        .send()
+        .await
+        .unwrap();
+    let view: Value = r.json().await.unwrap();
+    assert_eq!(view["version"], game.version);
+    handle.stop(false).await;
+}

@@ -1,0 +1,240 @@
+//! The leak check: every answer a player or a spectator receives during a
+//! whole game is scanned for ranks they may not know, and the raw bytes Red
+//! and a spectator receive are shown not to depend on Blue's hidden ranks.
+
+use domain::rng::SplitMix64;
+use domain::{Color, Game, Move, Rules, Setup, Variant, Viewer};
+use serde_json::{json, Value};
+
+use crate::games_support::*;
+use crate::harness::{TestApp, TestUser};
+
+/// Seed 31: a classic game ending with a flag capture at ply 94.
+const SEED: u64 = 31;
+const PLIES: u32 = 94;
+
+/// Checks one view against the full truth: every rank shown is one the
+/// viewer may know (own piece, revealed, or the game is over).
+fn scan_view(view: &Value, truth: &Game, viewer: Viewer) {
+    let finished = truth.is_finished();
+    for shown in view["board"].as_array().unwrap() {
+        let square = shown["square"].as_str().unwrap().parse().unwrap();
+        let real = truth.piece_on(square).unwrap();
+        let own = viewer == Viewer::Player(real.color);
+        if shown["piece"].is_string() {
+            assert!(
+                own || real.revealed || finished,
+                "{viewer:?} sees the hidden {square}"
+            );
+            assert_eq!(shown["piece"], json!(real.piece));
+        } else {
+            assert!(
+                !own && !real.revealed && !finished,
+                "{viewer:?} misses {square}"
+            );
+            assert!(shown["strength"].is_null());
+        }
+    }
+    assert_view_matches(view, truth, viewer);
+}
+
+/// What one viewer received, as raw text, in order.
+#[derive(Default)]
+struct Transcript(Vec<String>);
+
+impl Transcript {
+    fn push(&mut self, game_id: &str, text: String) {
+        self.0.push(text.replace(game_id, "<game>"));
+    }
+}
+
+async fn get_text(app: &TestApp, path: &str, user: &TestUser) -> (Value, String) {
+    let response = app.get(path, Some(&user.access_token)).await;
+    assert_eq!(response.status().as_u16(), 200, "GET {path}");
+    let text = response.text().await.unwrap();
+    (serde_json::from_str(&text).unwrap(), text)
+}
+
+/// Everything the three viewers see at this point of the game; Red's and
+/// the spectator's raw answers go into their transcripts.
+async fn look(
+    app: &TestApp,
+    game: &Match,
+    spectator: &TestUser,
+    records: &[domain::MoveRecord],
+    red_log: &mut Transcript,
+    spectator_log: &mut Transcript,
+) {
+    let finished = game.local.is_finished();
+    for (user, viewer) in [
+        (&game.red, Viewer::Player(Color::Red)),
+        (&game.blue, Viewer::Player(Color::Blue)),
+        (spectator, Viewer::Spectator),
+    ] {
+        let (view, text) = get_text(app, &game.path(""), user).await;
+        scan_view(&view, &game.local, viewer);
+        let (history, history_text) = get_text(app, &game.path("/moves"), user).await;
+        let expected: Vec<Value> = records
+            .iter()
+            .map(|r| serde_json::to_value(r.view_for(viewer, finished)).unwrap())
+            .collect();
+        assert_eq!(history["moves"], json!(expected));
+        let log = match viewer {
+            Viewer::Player(Color::Red) => &mut *red_log,
+            Viewer::Spectator => &mut *spectator_log,
+            Viewer::Player(Color::Blue) => continue,
+        };
+        log.push(&game.id, text);
+        log.push(&game.id, history_text);
+    }
+    // Red also tries a refused move each time (out of turn, or from a lake).
+    let response = app
+        .post_json(
+            &game.path("/moves"),
+            Some(&game.red.access_token),
+            &json!({"from": "c5", "to": "c4"}),
+        )
+        .await;
+    assert!(response.status().is_client_error());
+    red_log.push(&game.id, response.text().await.unwrap());
+}
+
+/// Plays `moves` in a game with these setups, recording what Red and the
+/// spectator receive; stops before the game ends.
+async fn transcript(
+    app: &TestApp,
+    red: &TestUser,
+    blue: &TestUser,
+    spectator: &TestUser,
+    blue_setup: &Setup,
+    moves: &[Move],
+) -> (Transcript, Transcript, Match) {
+    let id = seated_game(app, red, blue, Variant::Classic, &Rules::default()).await;
+    let path = format!("/api/v1/games/{id}/setup");
+    post_ok(app, &path, red, &json!({"random": true, "seed": SEED}), 200).await;
+    let placement = serde_json::to_value(blue_setup.to_placement()).unwrap();
+    post_ok(app, &path, blue, &json!({"placement": placement}), 200).await;
+    let red_setup = Setup::random(Variant::Classic, Color::Red, SEED);
+    let local = Game::new(
+        Variant::Classic,
+        Rules::default(),
+        red_setup,
+        blue_setup.clone(),
+    )
+    .unwrap();
+    let version = get_json(app, &format!("/api/v1/games/{id}"), red).await["version"]
+        .as_i64()
+        .unwrap();
+    let mut game = Match {
+        id,
+        red: red.clone(),
+        blue: blue.clone(),
+        local,
+        version,
+    };
+    let (mut red_log, mut spectator_log) = (Transcript::default(), Transcript::default());
+    let mut records = Vec::new();
+    look(
+        app,
+        &game,
+        spectator,
+        &records,
+        &mut red_log,
+        &mut spectator_log,
+    )
+    .await;
+    for &m in moves {
+        let mover = game.local.turn();
+        let answer = play(app, &mut game, m, None).await;
+        records.push(*game.local.last_move().unwrap());
+        assert!(!game.local.is_finished());
+        if mover == Color::Red {
+            red_log.push(&game.id, answer.to_string());
+        }
+        look(
+            app,
+            &game,
+            spectator,
+            &records,
+            &mut red_log,
+            &mut spectator_log,
+        )
+        .await;
+    }
+    (red_log, spectator_log, game)
+}
+
+backend_tests! {
+    async fn no_answer_tells_a_hidden_rank(app) {
+        let (red, blue) = two_users(&app, "leak").await;
+        let spectator = app.register_user("leak_watch").await;
+        // The moves of the whole game, chosen as random_playout does.
+        let mut truth = domain::playout::random_game(Variant::Classic, Rules::default(), SEED).unwrap();
+        let mut rng = SplitMix64::new(SEED);
+        let mut moves = Vec::new();
+        while !truth.is_finished() {
+            let legal = truth.legal_moves();
+            let m = legal[rng.below(legal.len())];
+            truth.apply(truth.turn(), domain::Action::play(m.from, m.to)).unwrap();
+            moves.push(m);
+        }
+        assert_eq!(moves.len() as u32, PLIES);
+        let (last, before_end) = moves.split_last().unwrap();
+
+        // Game A: the real setups.
+        let blue_setup = Setup::random(Variant::Classic, Color::Blue, SEED);
+        let (red_a, spectator_a, mut game_a) =
+            transcript(&app, &red, &blue, &spectator, &blue_setup, before_end).await;
+
+        // Blue's pieces that Red has never learned about, just before the end.
+        let hidden: Vec<_> = game_a.local.pieces()
+            .filter(|p| p.color == Color::Blue && !p.revealed)
+            .collect();
+        // Permute their ranks: unmoved pieces among themselves (bombs and
+        // the flag included), moved ones among themselves (all movable).
+        // The public history stays identical; only secrets change.
+        let mut placement: std::collections::BTreeMap<String, String> = blue_setup.pieces().iter()
+            .map(|(s, p)| (s.to_string(), p.name().to_owned())).collect();
+        let mut changed = 0;
+        for moved in [false, true] {
+            let group: Vec<_> = hidden.iter().filter(|p| p.moved == moved).collect();
+            for (i, piece) in group.iter().enumerate() {
+                let donor = group[(i + 1) % group.len()];
+                let start = piece.id.starting_square().to_string();
+                if donor.piece != piece.piece {
+                    changed += 1;
+                }
+                placement.insert(start, donor.piece.name().to_owned());
+            }
+        }
+        assert!(changed >= 10, "the permutation changes many secrets ({changed})");
+        let permuted = domain::Placement::from_pairs(placement).validate(Variant::Classic, Color::Blue).unwrap();
+        assert_ne!(permuted, blue_setup);
+
+        // Game B: same public history, other secrets.
+        let (red_b, spectator_b, _) =
+            transcript(&app, &red, &blue, &spectator, &permuted, before_end).await;
+        assert_eq!(red_a.0.len(), red_b.0.len());
+        for (i, (a, b)) in red_a.0.iter().zip(&red_b.0).enumerate() {
+            assert_eq!(a, b, "Red's answer #{i} depends on Blue's hidden ranks");
+        }
+        assert_eq!(spectator_a.0.len(), spectator_b.0.len());
+        for (i, (a, b)) in spectator_a.0.iter().zip(&spectator_b.0).enumerate() {
+            assert_eq!(a, b, "the spectator's answer #{i} depends on hidden ranks");
+        }
+        assert!(red_a.0.len() > 300);
+
+        // The last move ends game A; now everything is public.
+        let answer = play(&app, &mut game_a, *last, None).await;
+        assert_eq!(answer["game"]["result"]["reason"], "flag_captured");
+        for user in [&red, &blue, &spectator] {
+            let view = get_json(&app, &game_a.path(""), user).await;
+            assert!(view["board"].as_array().unwrap().iter().all(|p| p["piece"].is_string()));
+        }
+        // Lists carry no board at all.
+        let list = get_json(&app, "/api/v1/games?mine=true", &red).await;
+        for summary in list["games"].as_array().unwrap() {
+            assert!(summary.get("board").is_none() && summary.get("captured").is_none());
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! `spawn_app`: start the real server on port 0 with a fresh database and a
+//! manual clock, plus helpers to talk to it.
+
+// Helpers for every test file; not each file uses all of them.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use api::clock::ManualClock;
+use api::config::{Config, DatabaseUrl, Secret};
+use api::db::DbPool;
+use api::Application;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use reqwest::{Response, StatusCode};
+use serde_json::{json, Value};
+
+pub const TEST_JWT_SECRET: &str = "e2e-secret-e2e-secret-e2e-secret-0123456789";
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Which database a test runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Declares tests that run on every backend. Each `async fn name(app)`
+/// becomes a module `name` with two tests, `sqlite` and `postgres` (the
+/// latter returns at once, passing, when `TEST_DATABASE_URL` is unset).
+///
+/// ```ignore
+/// backend_tests! {
+///     async fn me_needs_a_token(app) {
+///         let response = app.get("/api/v1/me", None).await;
+///         assert_problem(response, 401, "unauthorized").await;
+///     }
+/// }
+/// ```
+macro_rules! backend_tests {
+    ($( $(#[$meta:meta])* async fn $name:ident($app:ident) $body:block )*) => {$(
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn body($app: $crate::harness::TestApp) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                if let Some(app) = $crate::harness::spawn_app($crate::harness::Backend::Sqlite).await {
+                    body(app).await;
+                }
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(app) = $crate::harness::spawn_app($crate::harness::Backend::Postgres).await {
+                    body(app).await;
+                }
+            }
+        }
+    )*};
+}
+
+/// The configuration tests start from: defaults, port 0, a test secret,
+/// small pool, two workers.
+pub fn test_config(database: DatabaseUrl) -> Config {
+    let mut config = Config::new(database, Secret::new(TEST_JWT_SECRET));
+    config.bind_address = "127.0.0.1:0".parse().unwrap();
+    config.database_pool_size = 4;
+    config.workers = Some(2);
+    config.shutdown_timeout_seconds = 1;
+    // Tests register many users from one address.
+    config.register_attempts_per_minute = 1000;
+    config
+}
+
+/// Starts a server on `backend` with [`test_config`]. `None` only for
+/// PostgreSQL without `TEST_DATABASE_URL`.
+pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
+    spawn_app_with(backend, |_| {}).await
+}
+
+/// Like [`spawn_app`], after `customize` has changed the configuration
+/// (the database is already filled in).
+pub async fn spawn_app_with(
+    backend: Backend,
+    customize: impl FnOnce(&mut Config),
+) -> Option<TestApp> {
+    let database = match backend {
+        Backend::Sqlite => TestDatabase::sqlite(),
+        Backend::Postgres => TestDatabase::postgres()?,
+    };
+    let mut config = test_config(database.url());
+    customize(&mut config);
+    let clock = ManualClock::starting_now();
+    let application = Application::build(config, clock.clone())
+        .await
+        .expect("the server starts");
+    let port = application.port();
+    let pool = application.pool();
+    let handle = application.handle();
+    tokio::spawn(application.run_until_stopped());
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap();
+    Some(TestApp {
+        address: format!("http://127.0.0.1:{port}"),
+        client,
+        clock,
+        backend,
+        pool,
+        handle,
+        database,
+    })
+}
+
+/// A fresh database, removed again when the test ends (also on panic).
+enum TestDatabase {
+    Sqlite(PathBuf),
+    Postgres { admin_url: String, name: String },
+}
+
+impl TestDatabase {
+    fn sqlite() -> Self {
+        let path =
+            std::env::temp_dir().join(format!("stratego-e2e-{}.db", uuid::Uuid::new_v4().simple()));
+        Self::Sqlite(path)
+    }
+
+    fn postgres() -> Option<Self> {
+        let admin_url = std::env::var("TEST_DATABASE_URL")
+            .ok()
+            .filter(|u| !u.is_empty())?;
+        let name = format!("stratego_e2e_{}", uuid::Uuid::new_v4().simple());
+        let mut admin =
+            PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL accepts connections");
+        diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
+            .execute(&mut admin)
+            .expect("create a test database");
+        Some(Self::Postgres { admin_url, name })
+    }
+
+    fn url(&self) -> DatabaseUrl {
+        match self {
+            Self::Sqlite(path) => DatabaseUrl::Sqlite(path.clone()),
+            Self::Postgres { admin_url, name } => {
+                DatabaseUrl::Postgres(with_database_name(admin_url, name))
+            }
+        }
+    }
+}
+
+/// Replaces the database name in a `postgres://` URL.
+pub fn with_database_name(url: &str, name: &str) -> String {
+    let (scheme, rest) = url.split_once("://").expect("a postgres:// URL");
+    let (authority, tail) = match rest.find(['/', '?']) {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let query = tail.find('?').map(|i| &tail[i..]).unwrap_or("");
+    format!("{scheme}://{authority}/{name}{query}")
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        match self {
+            Self::Sqlite(path) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+            }
+            Self::Postgres { admin_url, name } => {
+                if let Ok(mut admin) = PgConnection::establish(admin_url) {
+                    let _ = diesel::sql_query(format!(
+                        "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
+                    ))
+                    .execute(&mut admin);
+                }
+            }
+        }
+    }
+}
+
+/// A running server and a client for it.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`
+    pub address: String,
+    pub client: reqwest::Client,
+    /// The server's clock: `app.clock.advance(chrono::Duration::days(3))`.
+    pub clock: Arc<ManualClock>,
+    pub backend: Backend,
+    /// The server's own pool, to look into the database directly.
+    pub pool: DbPool,
+    handle: api::ServerHandle,
+    // Dropped after the server is told to stop (fields drop in order).
+    database: TestDatabase,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // Stop the server (its workers drop their pools) before the
+        // database is removed. Waiting needs the multi-threaded runtime that
+        // `backend_tests!` uses; elsewhere the stop is only requested.
+        let stopped = self.handle.stop(false);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
+                tokio::task::block_in_place(|| runtime.block_on(stopped));
+            }
+        }
+    }
+}
+
+/// A registered, logged-in user.
+#[derive(Debug, Clone)]
+pub struct TestUser {
+    pub id: String,
+    pub username: String,
+    pub password: String,
+    pub access_token: String,
+    pub refresh_token: String,
+}
+
+impl TestApp {
+    /// For PostgreSQL tests: the admin URL (`TEST_DATABASE_URL`) and the
+    /// name of this test's database.
+    pub fn postgres_database(&self) -> Option<(&str, &str)> {
+        match &self.database {
+            TestDatabase::Postgres { admin_url, name } => Some((admin_url, name)),
+            TestDatabase::Sqlite(_) => None,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    /// GET, with a bearer token when given.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Response {
+        let mut request = self.client.get(self.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("the server answers")
+    }
+
+    /// POST a JSON body, with a bearer token when given.
+    pub async fn post_json(&self, path: &str, token: Option<&str>, body: &Value) -> Response {
+        let mut request = self.client.post(self.url(path)).json(body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("the server answers")
+    }
+
+    pub async fn register(&self, username: &str, password: &str) -> Response {
+        self.post_json(
+            "/api/v1/auth/register",
+            None,
+            &json!({"username": username, "password": password}),
+        )
+        .await
+    }
+
+    pub async fn login(&self, username: &str, password: &str) -> Response {
+        self.post_json(
+            "/api/v1/auth/login",
+            None,
+            &json!({"username": username, "password": password}),
+        )
+        .await
+    }
+
+    /// Registers `username` with [`PASSWORD`]; panics unless it succeeds.
+    pub async fn register_user(&self, username: &str) -> TestUser {
+        let response = self.register(username, PASSWORD).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::CREATED,
+            "registering {username}"
+        );
+        let body: Value = response.json().await.unwrap();
+        TestUser {
+            id: body["user"]["id"].as_str().unwrap().to_owned(),
+            username: body["user"]["username"].as_str().unwrap().to_owned(),
+            password: PASSWORD.to_owned(),
+            access_token: body["access_token"].as_str().unwrap().to_owned(),
+            refresh_token: body["refresh_token"].as_str().unwrap().to_owned(),
+        }
+    }
+}
+
+/// Asserts a problem+json answer with this status and code, with every
+/// standard member present and consistent; returns the body.
+pub async fn assert_problem(response: Response, status: u16, code: &str) -> Value {
+    assert_eq!(response.status().as_u16(), status, "status for {code}");
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    assert_eq!(
+        content_type, "application/problem+json",
+        "content type for {code}"
+    );
+    let body: Value = response.json().await.expect("a JSON problem body");
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status, "{body}");
+    assert_eq!(
+        body["type"],
+        format!("/problems/{}", code.replace('_', "-")),
+        "{body}"
+    );
+    assert!(
+        body["title"].as_str().is_some_and(|t| !t.is_empty()),
+        "{body}"
+    );
+    assert!(
+        body["detail"].as_str().is_some_and(|d| !d.is_empty()),
+        "{body}"
+    );
+    let text = body.to_string().to_lowercase();
+    for leak in [
+        "select ",
+        "insert ",
+        "panicked",
+        "stack backtrace",
+        "diesel",
+        TEST_JWT_SECRET,
+    ] {
+        assert!(
+            !text.contains(&leak.to_lowercase()),
+            "problem leaks {leak:?}: {body}"
+        );
+    }
+    body
+}

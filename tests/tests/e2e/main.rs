@@ -1,0 +1,22 @@
+//! End-to-end tests: the real server, started in-process on port 0 with a
+//! fresh database, driven over HTTP. Every test declared with
+//! [`backend_tests!`] runs once on SQLite and, when `TEST_DATABASE_URL` is
+//! set, once more on a fresh PostgreSQL database.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[macro_use]
+mod harness;
+
+mod auth;
+mod errors;
+mod events;
+mod events_processes;
+mod games;
+mod games_clock;
+mod games_concurrency;
+mod games_events;
+mod games_leak;
+mod games_play;
+mod games_support;
+mod openapi;
+mod operations;

@@ -1,0 +1,177 @@
+//! The OpenAPI document: committed copy in sync, and structurally sound.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+const OPENAPI_YAML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi.yaml");
+
+fn document() -> Value {
+    serde_json::to_value(api::openapi_document()).unwrap()
+}
+
+/// `openapi.yaml` must be exactly what the code generates. After a change
+/// to the API, regenerate it with
+/// `cargo run -p api -- openapi --output openapi.yaml`
+/// (or run this test with `UPDATE_OPENAPI=1`).
+#[test]
+fn committed_openapi_yaml_matches_the_code() {
+    let generated = api::openapi_document().to_yaml().unwrap();
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(OPENAPI_YAML, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(OPENAPI_YAML).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "openapi.yaml is out of date; regenerate it with \
+         `cargo run -p api -- openapi --output openapi.yaml`"
+    );
+}
+
+fn operations(doc: &Value) -> Vec<(String, String, &Value)> {
+    let mut found = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            found.push((path.clone(), method.clone(), operation));
+        }
+    }
+    found
+}
+
+fn collect_refs<'a>(value: &'a Value, refs: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                if key == "$ref" {
+                    refs.push(inner.as_str().unwrap());
+                } else {
+                    collect_refs(inner, refs);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, refs)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_reference_resolves() {
+    let doc = document();
+    let mut refs = Vec::new();
+    collect_refs(&doc, &mut refs);
+    assert!(!refs.is_empty());
+    for reference in refs {
+        let pointer = reference
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("external ref {reference}"));
+        assert!(doc.pointer(pointer).is_some(), "dangling $ref {reference}");
+    }
+}
+
+#[test]
+fn operations_are_named_tagged_and_answer_problems() {
+    let doc = document();
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert!(doc["info"]["title"].as_str().is_some());
+    let mut ids = HashSet::new();
+    let operations = operations(&doc);
+    assert!(operations.len() >= 7);
+    for (path, method, operation) in &operations {
+        assert!(
+            path.starts_with("/api/v1/") || path == "/healthz" || path == "/readyz",
+            "{path} is outside /api/v1"
+        );
+        let id = operation["operationId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{method} {path} has no operationId"));
+        assert!(ids.insert(id.to_owned()), "duplicate operationId {id}");
+        let (verb, resource) = id
+            .split_once('_')
+            .unwrap_or_else(|| panic!("{id} is not verb_resource"));
+        assert!(!verb.is_empty() && !resource.is_empty(), "{id}");
+        assert!(
+            id.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+            "{id}"
+        );
+        assert!(
+            operation["tags"].as_array().is_some_and(|t| !t.is_empty()),
+            "{id} has no tag"
+        );
+        let responses = operation["responses"].as_object().unwrap();
+        assert!(
+            responses.keys().any(|s| s.starts_with('2')),
+            "{id} has no success response"
+        );
+        for (status, response) in responses {
+            if status.starts_with('4') || status.starts_with('5') {
+                let reference = response["$ref"].as_str().map(str::to_owned);
+                let resolved = match reference {
+                    Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap().clone(),
+                    None => response.clone(),
+                };
+                assert!(
+                    resolved["content"]["application/problem+json"].is_object(),
+                    "{id} {status} is not a problem response"
+                );
+            }
+        }
+        let secured = operation["security"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty());
+        if secured {
+            assert!(
+                responses.contains_key("401"),
+                "{id} is secured but documents no 401"
+            );
+            assert!(operation["security"][0]["bearer"].is_array(), "{id}");
+        }
+        if method == "post" && operation["requestBody"].is_object() {
+            assert!(
+                responses.contains_key("415") && responses.contains_key("413"),
+                "{id}"
+            );
+        }
+    }
+    for expected in [
+        "register_user",
+        "login_user",
+        "refresh_token",
+        "logout_user",
+        "get_me",
+        "get_health",
+        "get_readiness",
+    ] {
+        assert!(ids.contains(expected), "missing {expected}");
+    }
+}
+
+#[test]
+fn security_scheme_and_problem_schema_are_described() {
+    let doc = document();
+    let scheme = &doc["components"]["securitySchemes"]["bearer"];
+    assert_eq!(scheme["type"], "http");
+    assert_eq!(scheme["scheme"], "bearer");
+    assert_eq!(scheme["bearerFormat"], "JWT");
+    let problem = &doc["components"]["schemas"]["Problem"];
+    for member in ["type", "title", "status", "detail", "code"] {
+        assert!(
+            problem["properties"][member].is_object(),
+            "Problem lacks {member}"
+        );
+    }
+    let codes: Vec<&str> = problem["properties"]["code"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    for kind in api::ProblemKind::ALL {
+        assert!(
+            codes.contains(&kind.code()),
+            "{} missing from the code enum",
+            kind.code()
+        );
+    }
+    let me = &doc["paths"]["/api/v1/me"]["get"];
+    assert_eq!(me["security"][0]["bearer"], serde_json::json!([]));
+}
