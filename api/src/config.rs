@@ -164,6 +164,9 @@ pub struct Config {
     pub reminder_interval_seconds: u64,
     /// Seconds between two sweeps for games whose deadline passed.
     pub deadline_sweep_seconds: u64,
+    /// Events older than this many days are deleted (each user's newest
+    /// event is always kept, so event ids keep increasing).
+    pub event_retention_days: u32,
 }
 
 impl Config {
@@ -193,6 +196,7 @@ impl Config {
             deadline_reminder_percent: 25,
             reminder_interval_seconds: 60,
             deadline_sweep_seconds: 30,
+            event_retention_days: 90,
         }
     }
 }
@@ -365,6 +369,16 @@ pub struct ServerArgs {
         default_value = "30"
     )]
     pub deadline_sweep_seconds: String,
+
+    /// Days an event stays in the feed before it is deleted (each user's
+    /// newest event is kept)
+    #[arg(
+        long,
+        env = "EVENT_RETENTION_DAYS",
+        global = true,
+        default_value = "90"
+    )]
+    pub event_retention_days: String,
 }
 
 /// What [`ServerArgs::resolve`] produced, plus anything worth logging once
@@ -530,6 +544,12 @@ impl ServerArgs {
                     &self.deadline_sweep_seconds,
                     1,
                     86_400,
+                )?,
+                event_retention_days: number(
+                    "EVENT_RETENTION_DAYS",
+                    &self.event_retention_days,
+                    1,
+                    3650,
                 )?,
             },
             generated_secret_file,

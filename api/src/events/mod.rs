@@ -221,6 +221,32 @@ pub fn record(
     ))
 }
 
+/// Deletes the events older than `retention_days`, except each user's
+/// newest one: the next event of a user is numbered from the largest
+/// number stored, so keeping it keeps ids increasing after a prune.
+/// Returns how many were deleted. A client resuming from an id older than
+/// what is left simply gets what is left.
+pub fn prune_events(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    retention_days: u32,
+) -> Result<usize, DieselError> {
+    use diesel::sql_types::Timestamp;
+    let cutoff = to_db_time(now - chrono::Duration::days(i64::from(retention_days)));
+    // The same statement for both backends but for the placeholder.
+    const PRUNE: &str = "DELETE FROM events WHERE created_at < {} AND seq < \
+                         (SELECT MAX(newest.seq) FROM events AS newest \
+                          WHERE newest.user_id = events.user_id)";
+    match conn {
+        DbConnection::Postgresql(pg) => diesel::sql_query(PRUNE.replace("{}", "$1"))
+            .bind::<Timestamp, _>(cutoff)
+            .execute(pg),
+        DbConnection::Sqlite(sqlite) => diesel::sql_query(PRUNE.replace("{}", "?"))
+            .bind::<Timestamp, _>(cutoff)
+            .execute(sqlite),
+    }
+}
+
 /// [`record`] for several recipients, in the order of their ids (a fixed
 /// lock order: see the module documentation). Returns the ids in the order
 /// given.

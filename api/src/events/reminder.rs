@@ -45,14 +45,32 @@ pub fn reminder_due_at(deadline: DateTime<Utc>, days_per_move: i32, percent: u32
     deadline - share
 }
 
+/// How often old events are pruned (real time).
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+
 pub(crate) async fn run(state: web::Data<AppState>) {
     let interval = Duration::from_secs(state.config.reminder_interval_seconds.max(1));
     let shutdown = state.notifier.shutdown_signal();
     tokio::pin!(shutdown);
+    let mut next_prune = tokio::time::Instant::now();
     loop {
         tokio::select! {
             () = &mut shutdown => return,
             () = tokio::time::sleep(interval) => {}
+        }
+        if tokio::time::Instant::now() >= next_prune {
+            next_prune = tokio::time::Instant::now() + PRUNE_EVERY;
+            let now = state.clock.now();
+            let days = state.config.event_retention_days;
+            let pruned = db::run(&state.pool, move |conn| {
+                Ok(super::prune_events(conn, now, days)?)
+            })
+            .await;
+            match pruned {
+                Ok(0) => {}
+                Ok(deleted) => tracing::info!(deleted, "old events pruned"),
+                Err(e) => tracing::warn!(error = %e, "pruning old events failed"),
+            }
         }
         match send_due_reminders(&state).await {
             Ok(reminded) => {

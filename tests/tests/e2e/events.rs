@@ -746,3 +746,50 @@ backend_tests! {
         assert_eq!(ids, (1..=80).collect::<Vec<i64>>());
     }
 }
+
+backend_tests! {
+    async fn old_events_are_pruned_without_resetting_the_numbering(app) {
+        let ann = app.register_user("ann").await;
+        let mut bo = app.register_user("bob").await;
+        start_game(&app, &ann, &bo, 3).await;
+        // Bo has two events: challenge_received (1) and game_started (2).
+        assert_eq!(types(&poll(&app, &bo, 0, 0).await), ["challenge_received", "game_started"]);
+        let prune = |days: u32| {
+            let pool = app.pool.clone();
+            let now = api::clock::Clock::now(&*app.clock);
+            async move {
+                api::db::run(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
+                    .await
+                    .unwrap()
+            }
+        };
+        // Nothing is old enough yet.
+        assert_eq!(prune(90).await, 0);
+        assert_eq!(types(&poll(&app, &bo, 0, 0).await), ["challenge_received", "game_started"]);
+
+        // 91 days later everything is old, but each user's newest event stays.
+        app.clock.advance(chrono::Duration::days(91));
+        assert_eq!(prune(90).await, 2, "one event of each user goes");
+        relogin(&app, &mut bo).await; // the access token expired meanwhile
+        let page = poll(&app, &bo, 0, 0).await;
+        assert_eq!(types(&page), ["game_started"]);
+        assert_eq!(page["events"][0]["id"], 2);
+
+        // The next event continues the numbering: 3, not 1.
+        let user: uuid::Uuid = bo.id.parse().unwrap();
+        let now = api::clock::Clock::now(&*app.clock);
+        let id = api::db::run(&app.pool, move |conn| {
+            api::db::write_transaction(conn, |conn| {
+                Ok::<_, api::ApiError>(api::events::record(
+                    conn,
+                    now,
+                    user,
+                    &api::events::EventPayload::GameStarted { game_id: uuid::Uuid::new_v4() },
+                )?)
+            })
+        })
+        .await
+        .unwrap();
+        assert_eq!(id, 3);
+    }
+}
