@@ -158,4 +158,59 @@ mod tests {
         let s: String = s.into_iter().collect();
         assert!(matches!(ok(&s), Err(BoardStringError::TooMany { .. })));
     }
+
+    #[test]
+    fn both_colours_lakes_and_odd_characters() {
+        let red = Setup::random(Variant::Barrage, Color::Red, 9);
+        let blue = Setup::random(Variant::Barrage, Color::Blue, 9);
+        let game = Game::new(Variant::Barrage, Rules::default(), red, blue).unwrap();
+        let s = game.to_board_string();
+        assert_eq!(s.chars().filter(|c| *c == '_').count(), 8);
+        assert_eq!(s.chars().filter(|c| ('B'..='M').contains(c)).count(), 8);
+        assert_eq!(s.chars().filter(|c| ('N'..='Y').contains(c)).count(), 8);
+        let back =
+            Game::from_position(&s, Variant::Barrage, Rules::default(), Color::Blue).unwrap();
+        assert_eq!(back.to_board_string(), s);
+        assert_eq!(back.turn(), Color::Blue);
+        // Classic counts are refused in barrage.
+        let classic = Game::new(
+            Variant::Classic,
+            Rules::default(),
+            Setup::random(Variant::Classic, Color::Red, 9),
+            Setup::random(Variant::Classic, Color::Blue, 9),
+        )
+        .unwrap()
+        .to_board_string();
+        assert!(matches!(
+            Game::from_board_string(&classic, Variant::Barrage, Rules::default()),
+            Err(BoardStringError::TooMany { .. })
+        ));
+        let ok = |s: &str| Game::from_board_string(s, Variant::Classic, Rules::default());
+        let empty: Vec<char> = Square::all()
+            .map(|s| if s.is_lake() { '_' } else { 'A' })
+            .collect();
+        for (index, c) in [(0, 'b'), (0, 'Z'), (0, ' '), (0, '\u{e9}'), (99, 'a')] {
+            let mut chars = empty.clone();
+            chars[index] = c;
+            let s: String = chars.into_iter().collect();
+            assert!(
+                matches!(ok(&s), Err(BoardStringError::BadChar { .. })),
+                "{c:?} accepted"
+            );
+        }
+        // A lake square holding a piece, and a lake mark off the lakes.
+        let mut chars = empty.clone();
+        chars[42] = 'L';
+        let s: String = chars.into_iter().collect();
+        assert!(matches!(ok(&s), Err(BoardStringError::LakeExpected { .. })));
+        let mut chars = empty.clone();
+        chars[0] = '_';
+        let s: String = chars.into_iter().collect();
+        assert!(matches!(ok(&s), Err(BoardStringError::NotALake { .. })));
+        // Length counts characters, not bytes; 101 characters are refused.
+        let mut long: String = empty.iter().collect();
+        long.push('A');
+        assert!(matches!(ok(&long), Err(BoardStringError::Length(101))));
+        assert!(matches!(ok(""), Err(BoardStringError::Length(0))));
+    }
 }

@@ -101,15 +101,31 @@ pub struct GameResult {
 }
 
 /// A piece's stable identifier: the index (0..100) of the square it started
-/// on. It says nothing about the piece's rank.
+/// on, or a fresh number from [`PieceId::FIRST_RESCUED`] on (100, 101, ...,
+/// in the order of the game's rescues) for a piece brought back by a
+/// rescue. It says nothing about the piece's rank. The fresh number matters
+/// under `silent_defense`: were a rescued piece to keep its old id, the
+/// capturer would learn which of the pieces it took without seeing their
+/// ranks was the one that came back (revealed).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PieceId(u8);
 
 impl PieceId {
-    /// The square the piece started on.
-    pub fn starting_square(self) -> Square {
-        Square::from_index_wrapping(self.0)
+    /// The id of the game's first rescued piece; the others follow.
+    pub const FIRST_RESCUED: u8 = 100;
+    /// One past the largest id (two rescues per player).
+    pub(crate) const END: u8 = Self::FIRST_RESCUED + 4;
+
+    /// The square the piece started on (`None` for a rescued piece, which
+    /// was given a fresh id).
+    pub fn starting_square(self) -> Option<Square> {
+        Square::from_index(self.0)
+    }
+
+    /// Whether this is the id a rescued piece was given.
+    pub const fn is_rescued(self) -> bool {
+        self.0 >= Self::FIRST_RESCUED
     }
 
     /// The raw number (0..100).
@@ -730,7 +746,7 @@ impl Game {
         self.board[u.square.index()] = EMPTY;
         // A captured piece has no square; keep a canonical value so that a
         // stored game reads back equal.
-        u.square = u.id.starting_square();
+        u.square = Square::from_index_wrapping(u.id.get());
         let _ = self.captured[color.index()].try_push(unit);
     }
 
@@ -765,7 +781,13 @@ impl Game {
             let attacker = self.units[mover as usize].piece;
             let defender = self.units[target as usize].piece;
             let outcome = battle_outcome(attacker, defender, self.rules.aggressor_advantage);
-            let defender_revealed = !self.rules.silent_defense || attacker == Piece::Scout;
+            // Under silent_defense the defender stays secret unless a scout
+            // attacks, or its rank was already public before this battle
+            // (then hiding it in the battle's view would only contradict
+            // the board and the captured lists).
+            let defender_revealed = !self.rules.silent_defense
+                || attacker == Piece::Scout
+                || self.units[target as usize].revealed;
             self.units[mover as usize].revealed = true;
             if defender_revealed {
                 self.units[target as usize].revealed = true;
@@ -800,6 +822,19 @@ impl Game {
             let list = &mut self.captured[by.index()];
             if position < list.len() {
                 let unit = list.remove(position);
+                let rescues_so_far = self.rescuers.iter().map(ArrayVec::len).sum::<usize>();
+                let u = &mut self.units[unit as usize];
+                // A fresh id (see `PieceId`): 100, 101, ... in rescue order.
+                let old_id = u.id;
+                u.id = PieceId(PieceId::FIRST_RESCUED + rescues_so_far as u8);
+                let new_id = u.id;
+                // A rescued piece that had made a rescue before its capture
+                // is still that rescuer.
+                for rescuer in self.rescuers[by.index()].iter_mut() {
+                    if *rescuer == old_id {
+                        *rescuer = new_id;
+                    }
+                }
                 let u = &mut self.units[unit as usize];
                 u.alive = true;
                 u.revealed = true;
@@ -819,11 +854,13 @@ impl Game {
             from,
             to,
         });
-        self.ply += 1;
+        // Saturating: a stored game may carry any counter value, and a
+        // counter that can grow without bound must never panic or wrap.
+        self.ply = self.ply.saturating_add(1);
         if battle.is_some() {
             self.plies_without_battle = 0;
         } else {
-            self.plies_without_battle += 1;
+            self.plies_without_battle = self.plies_without_battle.saturating_add(1);
         }
         if self.draw_offer == Some(by) {
             self.draw_offer = None;
@@ -859,7 +896,7 @@ impl Game {
 
     /// The result if `color`, about to move, cannot: a loss (`no_moves`), or
     /// a draw (`both_immobile`) if the opponent could not move either.
-    fn start_of_turn_result(&self, color: Color) -> Option<GameResult> {
+    pub(crate) fn start_of_turn_result(&self, color: Color) -> Option<GameResult> {
         if self.has_legal_move(color) {
             None
         } else if self.has_legal_move(color.opponent()) {
@@ -897,14 +934,20 @@ impl Game {
                 moved: u.moved,
             });
         }
+        // The ranks the viewer knows, in capture order, then one `None` for
+        // each piece whose rank the viewer never saw (only under
+        // `silent_defense`). Keeping the hidden ones in capture order would
+        // let a rescue tell the capturer which of them came back.
         let captured_of = |color: Color| -> Vec<Option<Piece>> {
-            self.captured[color.index()]
+            let mut list: Vec<Option<Piece>> = self.captured[color.index()]
                 .iter()
                 .map(|&i| {
                     let u = &self.units[i as usize];
                     knows(u).then_some(u.piece)
                 })
-                .collect()
+                .collect();
+            list.sort_by_key(Option::is_none); // stable: known ones keep their order
+            list
         };
         let legal_moves =
             (!finished && viewer == Viewer::Player(self.turn)).then(|| self.legal_moves().to_vec());

@@ -21,8 +21,9 @@ pub enum Outcome {
 pub struct BattleRecord {
     pub defender: Piece,
     pub defender_id: PieceId,
-    /// Whether the attacker's side learned the defender's rank (false only
-    /// under `silent_defense`, when the attacker is not a scout).
+    /// Whether the defender's rank is known to the attacker's side after
+    /// the battle (false only under `silent_defense`, when the attacker is
+    /// not a scout and the defender's rank was not already revealed).
     pub defender_revealed: bool,
     pub outcome: Outcome,
 }

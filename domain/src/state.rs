@@ -122,21 +122,35 @@ impl TryFrom<GameState> for Game {
             return bad(format!("unsupported format version {}", s.format));
         }
         s.rules.validate().map_err(|e| StateError(e.to_string()))?;
+        if s.plies_without_battle > s.ply {
+            return bad("more plies without battle than plies");
+        }
+        if s.result.is_some() && s.draw_offer.is_some() {
+            return bad("a finished game has a draw offer");
+        }
         if s.pieces.len() > 80 {
             return bad("too many pieces");
         }
         let mut units: ArrayVec<Unit, 80> = ArrayVec::new();
         let mut board = [EMPTY; 100];
         let mut counts = [[0u8; 12]; 2];
-        let mut seen_ids = [false; 100];
+        let mut seen_ids = [false; PieceId::END as usize];
         for p in &s.pieces {
             let id = p.id.get() as usize;
-            if id >= 100 || seen_ids[id] {
+            if id >= seen_ids.len() || seen_ids[id] {
                 return bad(format!("piece id {id} is invalid or repeated"));
             }
             seen_ids[id] = true;
+            // Red's pieces first; within a colour, in setup order (by
+            // starting square), except that a rescued piece keeps its place
+            // and has the fresh id it was given.
             if let Some(last) = units.last() {
-                if (last.color, last.id) >= (p.color, p.id) {
+                if last.color > p.color
+                    || (last.color == p.color
+                        && !last.id.is_rescued()
+                        && !p.id.is_rescued()
+                        && last.id >= p.id)
+                {
                     return bad("pieces are not in order (red first, then by id)");
                 }
             }
@@ -217,7 +231,7 @@ impl TryFrom<GameState> for Game {
                 rescuers[c].push(id);
             }
         }
-        Ok(Game {
+        let game = Game {
             variant: s.variant,
             rules: s.rules,
             units,
@@ -232,6 +246,12 @@ impl TryFrom<GameState> for Game {
             captured,
             rescuers,
             last_move: s.last_move,
-        })
+        };
+        // A game that is on always has a player to move who can move (every
+        // move and `Game::new` end the game otherwise).
+        if game.result.is_none() && game.start_of_turn_result(game.turn).is_some() {
+            return bad("the player to move has no legal move but the game is on");
+        }
+        Ok(game)
     }
 }

@@ -37,8 +37,9 @@ impl<T> ByColor<T> {
     }
 }
 
-/// The pieces of each color that have been removed from the board, in the
-/// order they were captured; a rank the viewer may not know is `None`.
+/// The pieces of each color that have been removed from the board: the
+/// ranks the viewer knows in the order they were captured, then a `None`
+/// for each rank the viewer may not know (only under `silent_defense`).
 pub type Captured = ByColor<Vec<Option<Piece>>>;
 
 /// One piece on the board as the viewer sees it.

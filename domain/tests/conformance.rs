@@ -532,6 +532,27 @@ fn run_case(case: &Case) -> Check {
                     }
                 }
             }
+            "view-id" => {
+                // `view-id: <viewer> <square> <starting square | number>`:
+                // the id a view gives the piece on a square is its starting
+                // square, or (a rescued piece) the fresh number given.
+                let w: Vec<&str> = value.split_whitespace().collect();
+                let v = viewer(w[0]).map_err(at)?;
+                let s = sq(w[1]).map_err(at)?;
+                let view = g.view(v);
+                let pv = view
+                    .board
+                    .iter()
+                    .find(|p| p.square == s)
+                    .ok_or_else(|| at(format!("{s} not in the view")))?;
+                let matches = match w[2].parse::<u8>() {
+                    Ok(number) => pv.id.get() == number,
+                    Err(_) => pv.id.starting_square() == Some(sq(w[2]).map_err(at)?),
+                };
+                if !matches {
+                    return Err(at(format!("{} sees id {} on {s}", w[0], pv.id.get())));
+                }
+            }
             "view-captured" => {
                 // `view-captured: <viewer> <color> <piece|hidden>...`
                 let w: Vec<&str> = value.split_whitespace().collect();

@@ -103,12 +103,20 @@ fn check_view(game: &Game, view: &View, viewer: Viewer, knowledge: &Knowledge) {
         let shown = view.captured.get(color);
         let truth: Vec<Piece> = game.captured(color).collect();
         assert_eq!(shown.len(), truth.len());
-        for (s, t) in shown.iter().zip(&truth) {
-            if let Some(p) = s {
-                assert_eq!(p, t);
-            } else {
-                assert!(viewer != Viewer::Player(color) && !finished);
-            }
+        // The known ranks come first, in capture order (a subsequence of
+        // the truth), then one `None` per rank the viewer may not know.
+        let known: Vec<Piece> = shown.iter().map_while(|s| *s).collect();
+        assert!(
+            shown[known.len()..].iter().all(Option::is_none),
+            "{viewer:?}: hidden captured pieces come last"
+        );
+        let mut rest = truth.iter();
+        assert!(
+            known.iter().all(|k| rest.any(|t| t == k)),
+            "{viewer:?}: known captured ranks are the truth, in capture order"
+        );
+        if known.len() < truth.len() {
+            assert!(viewer != Viewer::Player(color) && !finished);
         }
     }
     if let (Some(mv), Some(rec)) = (view.last_move, game.last_move()) {

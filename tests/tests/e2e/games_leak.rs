@@ -200,7 +200,7 @@ backend_tests! {
             let group: Vec<_> = hidden.iter().filter(|p| p.moved == moved).collect();
             for (i, piece) in group.iter().enumerate() {
                 let donor = group[(i + 1) % group.len()];
-                let start = piece.id.starting_square().to_string();
+                let start = piece.id.starting_square().unwrap().to_string();
                 if donor.piece != piece.piece {
                     changed += 1;
                 }
