@@ -7,7 +7,8 @@
 //! - [`Notifier`] (in `AppState`) wakes waiting requests and open streams,
 //!   in this process and, on PostgreSQL, in every other process through
 //!   `LISTEN/NOTIFY` (see [`listener`]).
-//! - [`reminder`] sends `deadline_soon` once per turn.
+//! - [`reminder`] sends `deadline_soon` once per turn, and once per setup
+//!   phase to each player who has not placed a setup yet.
 //!
 //! # Event ids
 //!
@@ -101,10 +102,11 @@ pub enum EventPayload {
         #[schema(value_type = crate::games::docs::GameResultDoc)]
         result: domain::GameResult,
     },
-    /// Less than the configured share of your move time is left.
+    /// Less than the configured share of your move time (or, during setup,
+    /// of your setup time, if your setup is not in yet) is left.
     DeadlineSoon {
         game_id: Uuid,
-        /// When your move time runs out
+        /// When your move (or setup) time runs out
         deadline: DateTime<Utc>,
     },
 }

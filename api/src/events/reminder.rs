@@ -1,15 +1,45 @@
-//! `deadline_soon`: a reminder to the player to move when less than
-//! `DEADLINE_REMINDER_PERCENT` of the move time is left.
+//! `deadline_soon`: a reminder when less than `DEADLINE_REMINDER_PERCENT`
+//! of the time for the current step is left: the move time of the player
+//! to move in `playing` games, and the setup time (the same `days_per_move`
+//! clock, started when the second player sat down) of every seated player
+//! who has not placed a setup yet in `setup` games.
 //!
 //! A background task looks every `REMINDER_INTERVAL_SECONDS` (real time)
-//! for games in play whose reminder for the current version has not been
-//! sent, and compares their deadline with the injectable clock. Sending is
-//! one transaction: a conditional UPDATE claims the reminder
-//! (`SET reminded_version = version WHERE id = ? AND version = ? AND
-//! reminded_version IS DISTINCT FROM version`) and the event is recorded only
-//! if that UPDATE changed a row, so with any number of server processes the
-//! reminder goes out once per turn. The game's `version` is not touched:
-//! a reminder is not a change of the game.
+//! for games whose reminder is still unsent, and compares their deadline
+//! with the injectable clock. The game's `version` is never touched: a
+//! reminder is not a change of the game. Sending is one transaction that
+//! first claims the reminder with a conditional UPDATE of
+//! `reminded_version` and records the event(s) only if that UPDATE changed
+//! a row; any number of server processes may run the task at once, since
+//! only one of them can win a claim (PostgreSQL re-checks the `WHERE` of
+//! a blocked UPDATE once the row lock is released; SQLite write
+//! transactions run one at a time).
+//!
+//! - In play, a turn is one version (every move bumps it), so the claim is
+//!   per (game, version): `SET reminded_version = version WHERE id = ? AND
+//!   version = ? AND reminded_version IS DISTINCT FROM version`. One
+//!   reminder per turn, to the player to move.
+//! - In setup, a version is NOT a phase: placing or replacing a setup bumps
+//!   the version while the setup deadline stays. Claiming per version would
+//!   remind the slower player a second time after the faster one placed a
+//!   setup. So the setup phase has ONE claim: `SET reminded_version =
+//!   version WHERE id = ? AND version = ? AND status = 'setup' AND
+//!   reminded_version IS NULL` (`reminded_version` is NULL from creation
+//!   until a reminder is claimed; only this module writes it). In the same
+//!   transaction, the reminder goes to every seated player whose setup was
+//!   missing at that version (the `version = ?` condition guarantees the
+//!   row is still the one that was read). That is exactly once per player
+//!   per phase: a setup, once placed, cannot be withdrawn, so a player who
+//!   had one at the claim never needs a reminder in this phase, and every
+//!   player who lacked one got it with the claim. When play starts the
+//!   version has moved past the claimed one, so the first move's reminder
+//!   is claimed afresh when it is due (its clock starts then).
+//!
+//! The payload is `{game_id, deadline}` only, and `deadline` is public (it
+//! is in everyone's view of the game). A player learns nothing about the
+//! opponent's setup from it: the reminder goes out because of the
+//! recipient's own missing setup, and whether the opponent got one too is
+//! not said (`setup_done` in the view already tells who has placed one).
 
 use std::time::Duration;
 
@@ -25,20 +55,52 @@ use crate::schema::games;
 use crate::state::AppState;
 use crate::storage::{from_db_time, to_db_time};
 
-/// One game whose reminder has not been sent for its current version.
+/// One game whose reminder has not been sent (for its current version in
+/// play; at all in setup).
 #[derive(Debug, Queryable)]
 struct Candidate {
     id: String,
+    status: String,
     version: i64,
     turn: Option<String>,
     red_user_id: Option<String>,
     blue_user_id: Option<String>,
+    red_setup_missing: bool,
+    blue_setup_missing: bool,
     deadline: Option<chrono::NaiveDateTime>,
     days_per_move: i32,
 }
 
-/// When the reminder for a move ending at `deadline` is due: when less
-/// than `percent` of the move time (`days_per_move` days) is left.
+impl Candidate {
+    /// Who is to be reminded: the player to move in play; in setup, every
+    /// seated player without a setup.
+    fn recipients(&self) -> Result<Vec<Uuid>, ApiError> {
+        let seats = [
+            (self.red_user_id.as_deref(), "red", self.red_setup_missing),
+            (
+                self.blue_user_id.as_deref(),
+                "blue",
+                self.blue_setup_missing,
+            ),
+        ];
+        let chosen = seats
+            .into_iter()
+            .filter_map(|(user, color, setup_missing)| {
+                let wanted = match self.status.as_str() {
+                    "playing" => self.turn.as_deref() == Some(color),
+                    "setup" => setup_missing,
+                    _ => false,
+                };
+                user.filter(|_| wanted)
+            });
+        chosen
+            .map(|user| user.parse().map_err(ApiError::internal))
+            .collect()
+    }
+}
+
+/// When the reminder for a move (or a setup phase) ending at `deadline` is
+/// due: when less than `percent` of its time (`days_per_move` days) is left.
 pub fn reminder_due_at(deadline: DateTime<Utc>, days_per_move: i32, percent: u32) -> DateTime<Utc> {
     let move_time = chrono::Duration::days(i64::from(days_per_move.max(0)));
     let share = move_time * i32::try_from(percent.min(100)).unwrap_or(100) / 100;
@@ -87,17 +149,24 @@ pub(crate) async fn run(state: web::Data<AppState>) {
 pub async fn send_due_reminders(state: &AppState) -> Result<Vec<Uuid>, ApiError> {
     let now = state.clock.now();
     let percent = state.config.deadline_reminder_percent;
-    db::run(&state.pool, move |conn| {
-        let candidates = due_candidates(conn, now, percent)?;
-        let mut reminded = Vec::new();
-        for candidate in candidates {
-            if let Some(user) = remind(conn, now, &candidate)? {
-                reminded.push(user);
-            }
-        }
-        Ok(reminded)
-    })
-    .await
+    db::run(&state.pool, move |conn| send_due(conn, now, percent)).await
+}
+
+/// One pass of the reminder task on one connection: finds the games whose
+/// reminder is due at `now` and sends each one not yet claimed. Returns
+/// the users who got a reminder (the caller tells the notifier). Safe to
+/// run in any number of processes at once.
+pub fn send_due(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    percent: u32,
+) -> Result<Vec<Uuid>, ApiError> {
+    let candidates = due_candidates(conn, now, percent)?;
+    let mut reminded = Vec::new();
+    for candidate in candidates {
+        reminded.extend(remind(conn, now, &candidate)?);
+    }
+    Ok(reminded)
 }
 
 fn due_candidates(
@@ -110,20 +179,29 @@ fn due_candidates(
     let longest_move = *crate::games::requests::DAYS_PER_MOVE.end();
     let horizon = now + (now - reminder_due_at(now, longest_move, percent));
     let rows: Vec<Candidate> = games::table
-        .filter(games::status.eq("playing"))
         .filter(games::deadline.gt(to_db_time(now)))
         .filter(games::deadline.le(to_db_time(horizon)))
         .filter(
-            games::reminded_version
-                .is_null()
-                .or(games::reminded_version.ne(games::version.nullable())),
+            games::status
+                .eq("playing")
+                .and(
+                    games::reminded_version
+                        .is_null()
+                        .or(games::reminded_version.ne(games::version.nullable())),
+                )
+                .or(games::status
+                    .eq("setup")
+                    .and(games::reminded_version.is_null())),
         )
         .select((
             games::id,
+            games::status,
             games::version,
             games::turn,
             games::red_user_id,
             games::blue_user_id,
+            games::red_setup.is_null(),
+            games::blue_setup.is_null(),
             games::deadline,
             games::days_per_move,
         ))
@@ -138,49 +216,58 @@ fn due_candidates(
         .collect())
 }
 
-/// Claims and records one reminder; `None` if another process (or a move)
-/// got there first, or the game has no player to remind.
+/// Claims and records one game's reminder; returns its recipients, none
+/// if another process (or a change of the game) got there first.
 fn remind(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
     game: &Candidate,
-) -> Result<Option<Uuid>, ApiError> {
-    let to_move = match game.turn.as_deref() {
-        Some("red") => game.red_user_id.as_deref(),
-        Some("blue") => game.blue_user_id.as_deref(),
-        _ => None,
+) -> Result<Vec<Uuid>, ApiError> {
+    let recipients = game.recipients()?;
+    let (false, Some(deadline)) = (recipients.is_empty(), game.deadline) else {
+        return Ok(Vec::new());
     };
-    let (Some(user), Some(deadline)) = (to_move, game.deadline) else {
-        return Ok(None);
-    };
-    let user: Uuid = user.parse().map_err(ApiError::internal)?;
     let game_id: Uuid = game.id.parse().map_err(ApiError::internal)?;
+    let setup = game.status == "setup";
     db::write_transaction(conn, |conn| {
-        let claimed = diesel::update(
-            games::table
-                .filter(games::id.eq(&game.id))
-                .filter(games::version.eq(game.version))
-                .filter(
+        // The row must still be the one read (same version, so the same
+        // status, turn and missing setups); see the module documentation
+        // for why setup and play claim differently.
+        let target = games::table
+            .filter(games::id.eq(&game.id))
+            .filter(games::version.eq(game.version));
+        let claimed = if setup {
+            diesel::update(
+                target
+                    .filter(games::status.eq("setup"))
+                    .filter(games::reminded_version.is_null()),
+            )
+            .set(games::reminded_version.eq(Some(game.version)))
+            .execute(conn)?
+        } else {
+            diesel::update(
+                target.filter(
                     games::reminded_version
                         .is_null()
                         .or(games::reminded_version.ne(game.version)),
                 ),
-        )
-        .set(games::reminded_version.eq(Some(game.version)))
-        .execute(conn)?;
+            )
+            .set(games::reminded_version.eq(Some(game.version)))
+            .execute(conn)?
+        };
         if claimed == 0 {
-            return Ok(None);
+            return Ok(Vec::new());
         }
-        super::record(
-            conn,
-            now,
-            user,
-            &EventPayload::DeadlineSoon {
-                game_id,
-                deadline: from_db_time(deadline),
-            },
-        )?;
-        Ok(Some(user))
+        let payload = EventPayload::DeadlineSoon {
+            game_id,
+            deadline: from_db_time(deadline),
+        };
+        let events: Vec<(Uuid, EventPayload)> = recipients
+            .iter()
+            .map(|&user| (user, payload.clone()))
+            .collect();
+        super::record_all(conn, now, &events)?;
+        Ok(recipients.clone())
     })
 }
 
@@ -200,5 +287,43 @@ mod tests {
             reminder_due_at(deadline, 1, 50),
             deadline - chrono::Duration::hours(12)
         );
+    }
+
+    fn candidate(status: &str, turn: Option<&str>, missing: (bool, bool)) -> Candidate {
+        Candidate {
+            id: Uuid::new_v4().to_string(),
+            status: status.to_owned(),
+            version: 3,
+            turn: turn.map(str::to_owned),
+            red_user_id: Some(RED.to_string()),
+            blue_user_id: Some(BLUE.to_string()),
+            red_setup_missing: missing.0,
+            blue_setup_missing: missing.1,
+            deadline: None,
+            days_per_move: 3,
+        }
+    }
+
+    const RED: Uuid = Uuid::from_u128(1);
+    const BLUE: Uuid = Uuid::from_u128(2);
+
+    #[test]
+    fn in_setup_everyone_without_a_setup_is_reminded() {
+        let both = candidate("setup", None, (true, true));
+        assert_eq!(both.recipients().unwrap(), [RED, BLUE]);
+        let blue_only = candidate("setup", None, (false, true));
+        assert_eq!(blue_only.recipients().unwrap(), [BLUE]);
+        let red_only = candidate("setup", None, (true, false));
+        assert_eq!(red_only.recipients().unwrap(), [RED]);
+    }
+
+    #[test]
+    fn in_play_only_the_player_to_move_is_reminded() {
+        let red = candidate("playing", Some("red"), (false, false));
+        assert_eq!(red.recipients().unwrap(), [RED]);
+        let blue = candidate("playing", Some("blue"), (false, false));
+        assert_eq!(blue.recipients().unwrap(), [BLUE]);
+        let over = candidate("finished", None, (false, false));
+        assert!(over.recipients().unwrap().is_empty());
     }
 }

@@ -75,7 +75,9 @@ pub struct RulesDoc {
 #[schema(as = BoardPiece, example = json!({"id": 76, "square": "h8", "color": "blue",
     "piece": null, "strength": null, "revealed": false, "moved": true}))]
 pub struct PieceViewDoc {
-    /// The piece's starting square index (0 = a1 .. 99 = j10); no rank information
+    /// A stable id with no rank information: the piece's starting square
+    /// index (0 = a1 .. 99 = j10), or 100, 101, ... for a piece brought back
+    /// by a rescue (in the order of the game's rescues)
     id: u8,
     square: String,
     color: ColorDoc,

@@ -1,11 +1,91 @@
 //! Request bodies and query strings of the game endpoints.
 
+use std::fmt;
+use std::marker::PhantomData;
+
 use domain::{Placement, Rules, Variant};
-use serde::{Deserialize, Serialize};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::docs::{RulesDoc, VariantDoc};
 use super::model::Status;
+
+/// A request body that must be a JSON object. serde's derived structs also
+/// accept a JSON array of the field values in order (`["e4", "e5"]` would
+/// be a move), which the contract does not allow: every body is an object.
+/// Handlers take `web::Json<JsonObject<T>>`; anything but an object is a
+/// 422 `validation_failed` like any other value of the wrong type.
+#[derive(Debug, Clone)]
+pub struct JsonObject<T>(pub T);
+
+impl<T> JsonObject<T> {
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for JsonObject<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        object(deserializer).map(JsonObject)
+    }
+}
+
+struct ObjectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::deserialize(MapAccessDeserializer::new(map))
+    }
+}
+
+/// Deserializes `T` from a JSON object only (for `deserialize_with` on
+/// nested structs, and for [`JsonObject`]).
+pub fn object<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    deserializer.deserialize_map(ObjectVisitor(PhantomData))
+}
+
+struct OptionalObjectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for OptionalObjectVisitor<T> {
+    type Value = Option<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object or null")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        object(deserializer).map(Some)
+    }
+}
+
+/// Like [`object`], for an optional field: `null` is `None`.
+pub fn optional_object<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    deserializer.deserialize_option(OptionalObjectVisitor(PhantomData))
+}
 
 /// Smallest and largest `days_per_move`.
 pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i32> = 1..=14;
@@ -32,7 +112,7 @@ pub struct CreateGameRequest {
     #[schema(value_type = Option<VariantDoc>)]
     pub variant: Variant,
     /// Any subset of the rules; the rest take RULES.md's defaults.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object")]
     #[schema(value_type = Option<RulesDoc>)]
     pub rules: Rules,
     /// default `random`
@@ -86,7 +166,7 @@ pub struct MoveRequest {
     /// Fail with 409 `version_conflict` unless the game is at this version.
     #[serde(default)]
     pub expected_version: Option<i64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "optional_object")]
     pub rescue: Option<RescueRequest>,
 }
 
@@ -134,4 +214,33 @@ pub struct ViewQuery {
     /// Longest wait in seconds for `wait_for_version` (1-60, default 30).
     #[param(minimum = 1, maximum = 60)]
     pub wait: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn bodies_are_objects_only() {
+        let parsed: JsonObject<MoveRequest> =
+            serde_json::from_str(r#"{"from": "a4", "to": "a5", "rescue": null}"#).unwrap();
+        assert_eq!(parsed.0.from, "a4");
+        assert!(parsed.0.rescue.is_none());
+        for text in [r#"["a4", "a5"]"#, "null", "5", r#""a4""#] {
+            let error = serde_json::from_str::<JsonObject<MoveRequest>>(text).unwrap_err();
+            assert_eq!(
+                error.classify(),
+                serde_json::error::Category::Data,
+                "{text}"
+            );
+        }
+        let nested = r#"{"from": "a4", "to": "a5", "rescue": ["captain", "a1"]}"#;
+        assert!(serde_json::from_str::<JsonObject<MoveRequest>>(nested).is_err());
+        let rules = r#"{"rules": [5]}"#;
+        assert!(serde_json::from_str::<JsonObject<CreateGameRequest>>(rules).is_err());
+        let rules = r#"{"rules": {"two_square_limit": 5}}"#;
+        let created: JsonObject<CreateGameRequest> = serde_json::from_str(rules).unwrap();
+        assert_eq!(created.0.rules.two_square_limit, 5);
+    }
 }

@@ -385,7 +385,12 @@ where
     settle(state, game_id).await?;
     write::run(state, user, idempotency, move |conn, now| {
         let mut record = load(conn, game_id)?;
-        if let Some(condition) = &precondition {
+        // Preconditions concern the players' writes; anyone else is refused
+        // by `op` with 403 whatever version they name.
+        if let Some(condition) = precondition
+            .as_ref()
+            .filter(|_| record.color_of(user).is_some())
+        {
             condition.check(&record, user)?;
         }
         if record.is_overdue(now) {
@@ -447,8 +452,13 @@ pub async fn create(
         let challenged = match &request.opponent {
             None => None,
             Some(name) => {
-                let row = users::find_by_username(conn, name)?
-                    .ok_or_else(|| ApiError::validation(format!("no user is named {name}")))?;
+                let unknown = || ApiError::validation(format!("no user is named {name}"));
+                // A string that cannot be a username is not looked up (no
+                // user has it; PostgreSQL refuses a NUL character).
+                if !crate::routes::auth::is_valid_username(name) {
+                    return Err(unknown().into());
+                }
+                let row = users::find_by_username(conn, name)?.ok_or_else(unknown)?;
                 let id = Uuid::parse_str(&row.id).map_err(ApiError::internal)?;
                 if id == creator {
                     return Err(ApiError::validation("you cannot challenge yourself").into());
@@ -552,9 +562,16 @@ pub async fn decline(
         idempotency,
         None,
         move |record, _now| {
-            if record.challenged != Some(me) || record.color_of(me).is_some() {
+            if record.challenged != Some(me) {
                 return Err(ApiError::forbidden(
                     "only the challenged user may decline a challenge",
+                ));
+            }
+            // The challenged user who already accepted is refused for the
+            // phase (they may abort during setup), not as a stranger.
+            if record.color_of(me).is_some() {
+                return Err(wrong_phase(
+                    "the challenge was already accepted: abort the game instead",
                 ));
             }
             if record.status != Status::Waiting {

@@ -14,6 +14,7 @@ use uuid::Uuid;
 use crate::auth::{password, tokens};
 use crate::db::{self, DbConnection};
 use crate::error::{ApiError, ProblemKind};
+use crate::games::requests::JsonObject;
 use crate::state::AppState;
 use crate::storage::refresh_tokens::{self, RefreshTokenRow};
 use crate::storage::users::{self, UserRow};
@@ -119,16 +120,21 @@ pub struct Registered {
     pub refresh_expires_in: i64,
 }
 
+/// Whether `name` could be a username (3-32 characters of `A-Z a-z 0-9 _ -`).
+/// A name that cannot be one is never looked up: no account has it, and
+/// PostgreSQL refuses some strings (a NUL character) outright.
+pub fn is_valid_username(name: &str) -> bool {
+    (USERNAME_MIN..=USERNAME_MAX).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
 /// Checks a username and password for registration, reporting every
 /// problem at once (as `errors` in the problem document).
 fn validate_new_account(credentials: &Credentials) -> Result<(), ApiError> {
     let mut errors = Vec::new();
-    let name = &credentials.username;
-    let name_ok = (USERNAME_MIN..=USERNAME_MAX).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if !name_ok {
+    if !is_valid_username(&credentials.username) {
         errors.push(json!({"field": "username",
             "message": "must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -"}));
     }
@@ -229,9 +235,9 @@ fn token_pair(
 pub async fn register_user(
     req: HttpRequest,
     state: web::Data<AppState>,
-    body: web::Json<Credentials>,
+    body: web::Json<JsonObject<Credentials>>,
 ) -> Result<HttpResponse, ApiError> {
-    let credentials = body.into_inner();
+    let credentials = body.into_inner().into_inner();
     let address = client_address(&req, state.config.trust_proxy_headers);
     state
         .register_limiter
@@ -301,9 +307,9 @@ pub async fn register_user(
 pub async fn login_user(
     req: HttpRequest,
     state: web::Data<AppState>,
-    body: web::Json<Credentials>,
+    body: web::Json<JsonObject<Credentials>>,
 ) -> Result<HttpResponse, ApiError> {
-    let credentials = body.into_inner();
+    let credentials = body.into_inner().into_inner();
     let now = state.clock.now();
     let address = client_address(&req, state.config.trust_proxy_headers);
     let name_key: String = users::username_key(&credentials.username)
@@ -317,7 +323,11 @@ pub async fn login_user(
         .map_err(ApiError::rate_limited)?;
 
     let username = credentials.username.clone();
-    let found = if credentials.password.chars().count() <= PASSWORD_MAX {
+    // Unusable names and over-long passwords are never looked up; they are
+    // refused exactly like an unknown user (same answer, same hashing work).
+    let lookup = credentials.password.chars().count() <= PASSWORD_MAX
+        && is_valid_username(&credentials.username);
+    let found = if lookup {
         db::run(&state.pool, move |conn| {
             Ok(users::find_by_username(conn, &username)?)
         })
@@ -387,9 +397,9 @@ enum RefreshOutcome {
 #[post("/auth/refresh")]
 pub async fn refresh_token(
     state: web::Data<AppState>,
-    body: web::Json<RefreshRequest>,
+    body: web::Json<JsonObject<RefreshRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let presented = body.into_inner().refresh_token;
+    let presented = body.into_inner().into_inner().refresh_token;
     if presented.is_empty() || presented.len() > REFRESH_TOKEN_MAX {
         return Err(ApiError::unauthorized("invalid refresh token"));
     }
@@ -464,9 +474,9 @@ pub async fn refresh_token(
 #[post("/auth/logout")]
 pub async fn logout_user(
     state: web::Data<AppState>,
-    body: web::Json<RefreshRequest>,
+    body: web::Json<JsonObject<RefreshRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let presented = body.into_inner().refresh_token;
+    let presented = body.into_inner().into_inner().refresh_token;
     if !presented.is_empty() && presented.len() <= REFRESH_TOKEN_MAX {
         let hash = tokens::hash_refresh_token(&presented);
         let now = to_db_time(state.clock.now());

@@ -10,7 +10,7 @@ use std::time::Duration;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use domain::{Action, Piece, Rescue, Square};
+use domain::{Action, Piece, Placement, Rescue, Square};
 use serde_json::Value;
 use utoipa_actix_web::service_config::ServiceConfig;
 use uuid::Uuid;
@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ProblemKind};
 use crate::games::requests::{
-    CreateGameRequest, DrawRequest, ListQuery, MoveRequest, SetupRequest, ViewQuery,
+    CreateGameRequest, DrawRequest, JsonObject, ListQuery, MoveRequest, SetupRequest, ViewQuery,
 };
 use crate::games::service::{self, GamePage, MoveInput, Precondition, SetupSource};
 use crate::games::view::{self, GameView, MoveAnswer, MoveHistory};
@@ -146,9 +146,9 @@ pub async fn create_game(
     req: HttpRequest,
     user: AuthUser,
     state: web::Data<AppState>,
-    body: web::Json<CreateGameRequest>,
+    body: web::Json<JsonObject<CreateGameRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
+    let body = body.into_inner().into_inner();
     let idem = idempotency(&req, &body)?;
     let answer = service::create(&state, &user, body, idem).await?;
     Ok(respond(answer, Uuid::nil(), user.id))
@@ -403,11 +403,21 @@ pub async fn place_setup(
     user: AuthUser,
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
-    body: web::Json<SetupRequest>,
+    body: web::Json<JsonObject<SetupRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let body = body.into_inner();
-    let idem = idempotency(&req, &body)?;
+    let body = body.into_inner().into_inner();
+    // A JSON object is unordered: the same placement with its squares in
+    // another order is the same request for `Idempotency-Key`.
+    let canonical = SetupRequest {
+        placement: body.placement.as_ref().map(|placement| {
+            let mut entries = placement.entries().to_vec();
+            entries.sort();
+            Placement::from_pairs(entries)
+        }),
+        ..body.clone()
+    };
+    let idem = idempotency(&req, &canonical)?;
     let source =
         match (body.placement, body.random, body.seed) {
             (Some(placement), None, None) => SetupSource::Placement(placement),
@@ -468,10 +478,10 @@ pub async fn play_move(
     user: AuthUser,
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
-    body: web::Json<MoveRequest>,
+    body: web::Json<JsonObject<MoveRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let body = body.into_inner();
+    let body = body.into_inner().into_inner();
     let idem = idempotency(&req, &body)?;
     let rescue = match &body.rescue {
         None => None,
@@ -563,10 +573,10 @@ pub async fn draw_game(
     user: AuthUser,
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
-    body: web::Json<DrawRequest>,
+    body: web::Json<JsonObject<DrawRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let body = body.into_inner();
+    let body = body.into_inner().into_inner();
     let idem = idempotency(&req, &body)?;
     let action = service::draw_action(body.action);
     let answer = service::non_move_action(&state, &user, id, action, idem).await?;

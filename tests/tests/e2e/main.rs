@@ -20,3 +20,6 @@ mod games_play;
 mod games_support;
 mod openapi;
 mod operations;
+mod reminders;
+mod review_contract;
+mod review_silent;
