@@ -76,6 +76,23 @@ pub enum EventPayload {
         /// The declining user's username
         by: String,
     },
+    /// Your game's open seat was taken, or your challenge was accepted: the
+    /// setup phase, and its clock, has started (sent to the game's creator).
+    OpponentJoined {
+        game_id: Uuid,
+        /// The username of the user who took the seat
+        by: String,
+    },
+    /// The game ended before play started: a player aborted it (a challenge
+    /// withdrawn by its creator included), or a setup did not come in time
+    /// (sent to every seated or challenged user except the one who aborted;
+    /// on a setup timeout, to both players).
+    GameAborted {
+        game_id: Uuid,
+        reason: AbortReason,
+        /// The username of the player who aborted; null on a setup timeout
+        by: Option<String>,
+    },
     /// Both setups are in: the game has begun (sent to both players).
     GameStarted { game_id: Uuid },
     /// It is your turn. `opponent_move` is the opponent's last move as you
@@ -111,12 +128,24 @@ pub enum EventPayload {
     },
 }
 
+/// Why a game was aborted before play started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AbortReason {
+    /// A player aborted the game (or withdrew the challenge).
+    Aborted,
+    /// The setup phase ran out before both setups were in.
+    SetupTimeout,
+}
+
 impl EventPayload {
     /// The `type` tag, as stored in the `kind` column.
     pub fn kind(&self) -> &'static str {
         match self {
             Self::ChallengeReceived { .. } => "challenge_received",
             Self::ChallengeDeclined { .. } => "challenge_declined",
+            Self::OpponentJoined { .. } => "opponent_joined",
+            Self::GameAborted { .. } => "game_aborted",
             Self::GameStarted { .. } => "game_started",
             Self::YourTurn { .. } => "your_turn",
             Self::DrawOffered { .. } => "draw_offered",
@@ -129,6 +158,8 @@ impl EventPayload {
         match self {
             Self::ChallengeReceived { game_id, .. }
             | Self::ChallengeDeclined { game_id, .. }
+            | Self::OpponentJoined { game_id, .. }
+            | Self::GameAborted { game_id, .. }
             | Self::GameStarted { game_id }
             | Self::YourTurn { game_id, .. }
             | Self::DrawOffered { game_id, .. }
@@ -373,6 +404,33 @@ mod tests {
     }
 
     #[test]
+    fn aborts_name_their_reason_and_who_aborted() {
+        let game_id = Uuid::nil();
+        let timeout = EventPayload::GameAborted {
+            game_id,
+            reason: AbortReason::SetupTimeout,
+            by: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&timeout).unwrap(),
+            json!({"type": "game_aborted", "game_id": "00000000-0000-0000-0000-000000000000",
+                   "reason": "setup_timeout", "by": null})
+        );
+        let aborted = EventPayload::GameAborted {
+            game_id,
+            reason: AbortReason::Aborted,
+            by: Some("ann".into()),
+        };
+        let value = serde_json::to_value(&aborted).unwrap();
+        assert_eq!(value["reason"], "aborted");
+        assert_eq!(value["by"], "ann");
+        assert_eq!(
+            serde_json::from_value::<EventPayload>(value).unwrap(),
+            aborted
+        );
+    }
+
+    #[test]
     fn kind_matches_the_serde_tag() {
         let game_id = Uuid::nil();
         let all = [
@@ -383,6 +441,20 @@ mod tests {
             EventPayload::ChallengeDeclined {
                 game_id,
                 by: "bo".into(),
+            },
+            EventPayload::OpponentJoined {
+                game_id,
+                by: "bo".into(),
+            },
+            EventPayload::GameAborted {
+                game_id,
+                reason: AbortReason::Aborted,
+                by: Some("ann".into()),
+            },
+            EventPayload::GameAborted {
+                game_id,
+                reason: AbortReason::SetupTimeout,
+                by: None,
             },
             EventPayload::GameStarted { game_id },
             EventPayload::YourTurn {

@@ -518,6 +518,7 @@ pub async fn join(
     idempotency: Option<Idempotency>,
 ) -> Result<Answer, ApiError> {
     let me = user.id;
+    let my_name = user.username.clone();
     act(state, me, game_id, idempotency, None, move |record, now| {
         if record.creator == me || record.color_of(me).is_some() {
             return Err(ApiError::forbidden("you cannot join your own game"));
@@ -542,7 +543,9 @@ pub async fn join(
         }
         record.status = Status::Setup;
         record.deadline = Some(record.deadline_from(now));
-        Ok(Outcome::plain(Vec::new()))
+        Ok(Outcome::plain(vec![super::events::opponent_joined(
+            record, &my_name,
+        )]))
     })
     .await
 }
@@ -601,6 +604,7 @@ pub async fn abort(
     idempotency: Option<Idempotency>,
 ) -> Result<Answer, ApiError> {
     let me = user.id;
+    let my_name = user.username.clone();
     act(
         state,
         me,
@@ -617,7 +621,10 @@ pub async fn abort(
             }
             record.status = Status::Aborted;
             record.deadline = None;
-            Ok(Outcome::plain(Vec::new()))
+            Ok(Outcome::plain(super::events::game_aborted(
+                record,
+                Some((me, &my_name)),
+            )))
         },
     )
     .await
@@ -913,7 +920,7 @@ fn expire_in_transaction(
             // A setup never came: the game did not start, so nobody loses.
             record.status = Status::Aborted;
             record.deadline = None;
-            (None, Vec::new())
+            (None, super::events::game_aborted(&record, None))
         }
     };
     save(conn, &mut record, now, log)?;

@@ -285,11 +285,11 @@ backend_tests! {
         assert_eq!(events[0]["from"], "ann");
         assert!(events[0]["created_at"].as_str().unwrap().ends_with('Z'));
 
-        // Ann (Red) learns the game started and that it is her turn.
+        // Ann (Red) learns Bo accepted, the game started and that it is her turn.
         let page = poll(&app, &ann, 0, 0).await;
-        assert_eq!(types(&page), ["game_started", "your_turn"]);
-        assert_eq!(page["events"][1]["ply"], 0);
-        assert_eq!(page["events"][1]["opponent_move"], Value::Null);
+        assert_eq!(types(&page), ["opponent_joined", "game_started", "your_turn"]);
+        assert_eq!(page["events"][2]["ply"], 0);
+        assert_eq!(page["events"][2]["opponent_move"], Value::Null);
 
         // `after` skips what was seen; `limit` pages.
         let page = poll(&app, &bo, 1, 0).await;
@@ -769,7 +769,8 @@ backend_tests! {
 
         // 91 days later everything is old, but each user's newest event stays.
         app.clock.advance(chrono::Duration::days(91));
-        assert_eq!(prune(90).await, 2, "one event of each user goes");
+        // Ann has three events (opponent_joined, game_started, your_turn).
+        assert_eq!(prune(90).await, 3, "all but each user's newest event go");
         relogin(&app, &mut bo).await; // the access token expired meanwhile
         let page = poll(&app, &bo, 0, 0).await;
         assert_eq!(types(&page), ["game_started"]);

@@ -39,10 +39,12 @@ backend_tests! {
 
         let ann_events = events_of(&app, &ann).await;
         assert_eq!(types(&ann_events),
-            ["challenge_declined", "game_started", "your_turn", "draw_offered", "game_finished"]);
-        assert_eq!(ann_events[2]["ply"], 0);
-        assert!(ann_events[2]["opponent_move"].is_null());
-        assert_eq!(ann_events[3]["by"], "blue");
+            ["challenge_declined", "opponent_joined", "game_started", "your_turn", "draw_offered",
+             "game_finished"]);
+        assert_eq!(ann_events[1]["by"], "ev_blue");
+        assert_eq!(ann_events[3]["ply"], 0);
+        assert!(ann_events[3]["opponent_move"].is_null());
+        assert_eq!(ann_events[4]["by"], "blue");
         let bob_events = events_of(&app, &bob).await;
         assert_eq!(types(&bob_events),
             ["challenge_received", "game_started", "your_turn", "game_finished"]);
@@ -53,6 +55,6 @@ backend_tests! {
         assert!(turn["opponent_move"]["piece"].is_null(), "{turn}");
         let finished = json!({"winner": Color::Blue, "reason": "resignation"});
         assert_eq!(bob_events[3]["result"], finished);
-        assert_eq!(ann_events[4]["result"], finished);
+        assert_eq!(ann_events[5]["result"], finished);
     }
 }

@@ -74,6 +74,12 @@ pub fn test_config(database: DatabaseUrl) -> Config {
     config.shutdown_timeout_seconds = 1;
     // Tests register many users from one address.
     config.register_attempts_per_minute = 1000;
+    // Tests run the deadline sweep and the reminder pass by hand right after
+    // moving the manual clock; a background pass landing in between would
+    // do the work first and make "this pass ended exactly one game" flaky.
+    // Tests of the background tasks themselves set a short interval.
+    config.deadline_sweep_seconds = 86_400;
+    config.reminder_interval_seconds = 86_400;
     config
 }
 

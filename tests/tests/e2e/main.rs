@@ -10,6 +10,7 @@ mod harness;
 mod auth;
 mod errors;
 mod events;
+mod events_lifecycle;
 mod events_processes;
 mod games;
 mod games_clock;
