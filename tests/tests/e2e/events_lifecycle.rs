@@ -33,14 +33,6 @@ async fn create(app: &TestApp, creator: &TestUser, body: Value) -> String {
     created["id"].as_str().unwrap().to_owned()
 }
 
-/// Runs the deadline sweep as the background task does.
-async fn sweep(app: &TestApp) -> usize {
-    use api::clock::Clock;
-    api::games::service::sweep_overdue(&app.pool, app.clock.now(), None)
-        .await
-        .unwrap()
-}
-
 backend_tests! {
     async fn taking_an_open_seat_tells_the_creator(app) {
         let (ann, bo) = two_users(&app, "seat").await;

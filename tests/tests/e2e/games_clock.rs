@@ -22,13 +22,6 @@ async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
     .unwrap()
 }
 
-async fn sweep(app: &TestApp) -> usize {
-    use api::clock::Clock;
-    api::games::service::sweep_overdue(&app.pool, app.clock.now(), None)
-        .await
-        .unwrap()
-}
-
 backend_tests! {
     async fn a_missed_move_deadline_loses_the_game(app) {
         let (ann, bo) = two_users(&app, "late").await;

@@ -313,3 +313,12 @@ pub async fn text_of(response: Response) -> (u16, String) {
     let status = response.status().as_u16();
     (status, response.text().await.unwrap())
 }
+
+/// Runs the deadline sweep once, as the background task does (the test
+/// harness parks the background task, so only the test sweeps).
+pub async fn sweep(app: &TestApp) -> usize {
+    use api::clock::Clock;
+    api::games::service::sweep_overdue(&app.pool, app.clock.now(), None)
+        .await
+        .unwrap()
+}
