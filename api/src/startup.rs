@@ -85,9 +85,8 @@ impl Application {
             tracing::info!(applied, "database migrations applied");
         }
 
-        let dummy_password_hash = web::block(password::dummy_hash)
+        let dummy_password_hash = password::dummy_hash_blocking()
             .await
-            .map_err(|e| StartupError::Other(e.to_string().into()))?
             .map_err(|e| StartupError::Other(e.to_string().into()))?;
         let tokens = TokenService::new(&config, clock.clone())
             .map_err(|e| StartupError::Other(e.to_string().into()))?;

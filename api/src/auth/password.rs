@@ -123,7 +123,7 @@ fn verify_phc(password: &str, phc: &str) -> Option<bool> {
 /// faster) bounds both the CPU and the memory hashing can take; requests
 /// beyond it wait in line.
 struct HashPool {
-    jobs: Mutex<mpsc::Sender<Job>>,
+    jobs: mpsc::Sender<Job>,
 }
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -155,9 +155,7 @@ impl HashPool {
                 tracing::error!(%error, "could not start a password hashing thread");
             }
         }
-        HashPool {
-            jobs: Mutex::new(sender),
-        }
+        HashPool { jobs: sender }
     }
 
     async fn run<T: Send + 'static>(
@@ -169,10 +167,7 @@ impl HashPool {
             // The requester may have gone away; nothing to do then.
             let _ = reply.send(work());
         });
-        let sent = match self.jobs.lock() {
-            Ok(jobs) => jobs.send(job),
-            Err(poisoned) => poisoned.into_inner().send(job),
-        };
+        let sent = self.jobs.send(job);
         sent.map_err(|_| ApiError::internal("the password hashing threads are gone"))?;
         answer
             .await
@@ -193,6 +188,12 @@ pub async fn hash_blocking(password: String) -> Result<String, ApiError> {
 /// [`verify`] on the password hashing threads.
 pub async fn verify_blocking(password: String, phc: String) -> Result<bool, ApiError> {
     pool().run(move || verify(&password, &phc)).await
+}
+
+/// [`dummy_hash`] on the password hashing threads (so that no other thread
+/// keeps an argon2 work area).
+pub async fn dummy_hash_blocking() -> Result<String, ApiError> {
+    pool().run(dummy_hash).await?
 }
 
 /// A hash of a random password nobody knows, for logins naming unknown users.
