@@ -91,7 +91,8 @@ pub struct PieceViewDoc {
     moved: bool,
 }
 
-/// Captured pieces of each color, in capture order (`null`: rank unknown to the viewer).
+/// Captured pieces of each color: known ranks in capture order, then `null`
+/// for each rank unknown to the viewer (only under `silent_defense`).
 #[derive(ToSchema)]
 #[schema(as = Captured)]
 pub struct CapturedDoc {

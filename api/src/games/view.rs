@@ -79,8 +79,9 @@ pub struct GameView {
     /// Occupied squares only, `a1` .. `j10`.
     #[schema(value_type = Vec<PieceViewDoc>)]
     pub board: Vec<PieceView>,
-    /// Pieces of each color removed from the board, in capture order; a rank
-    /// the caller may not know is `null`.
+    /// Pieces of each color removed from the board: the ranks the caller
+    /// knows, in capture order, then `null` for each rank the caller may
+    /// not know (only under `silent_defense`).
     #[schema(value_type = CapturedDoc)]
     pub captured: Captured,
     #[schema(value_type = Option<MoveViewDoc>)]
