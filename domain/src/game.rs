@@ -117,6 +117,11 @@ impl PieceId {
     /// One past the largest id (two rescues per player).
     pub(crate) const END: u8 = Self::FIRST_RESCUED + 4;
 
+    /// The id of the piece that starts the game on `square`.
+    pub(crate) const fn starting_at(square: Square) -> PieceId {
+        PieceId(square.index() as u8)
+    }
+
     /// The square the piece started on (`None` for a rescued piece, which
     /// was given a fresh id).
     pub fn starting_square(self) -> Option<Square> {
@@ -305,7 +310,7 @@ impl Game {
                 break;
             }
             all.push(Unit {
-                id: PieceId(square.index() as u8),
+                id: PieceId::starting_at(square),
                 color,
                 piece,
                 square,

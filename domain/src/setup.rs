@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::rng::SplitMix64;
-use crate::{Color, Piece, Square, Variant};
+use crate::{Color, Piece, PieceId, PieceView, Square, Variant};
 
 /// A proposed setup as it arrives from outside: square names and piece names,
 /// not yet checked.
@@ -190,6 +190,24 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The setup as its owner sees it before play starts: every piece
+    /// with its rank, unrevealed and unmoved, numbered as the game will
+    /// number it (by starting square). Only ever for the owner's eyes.
+    pub fn owner_view(&self) -> Vec<PieceView> {
+        self.pieces
+            .iter()
+            .map(|&(square, piece)| PieceView {
+                id: PieceId::starting_at(square),
+                square,
+                color: self.color,
+                piece: Some(piece),
+                strength: piece.strength(),
+                revealed: false,
+                moved: false,
+            })
+            .collect()
+    }
+
     /// The variant this setup is for.
     pub fn variant(&self) -> Variant {
         self.variant

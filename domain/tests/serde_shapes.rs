@@ -132,3 +132,22 @@ fn error_codes_and_messages() {
     };
     assert_eq!(r.validate().unwrap_err().code(), "validation_failed");
 }
+
+#[test]
+fn a_setup_seen_by_its_owner_matches_the_games_first_view() {
+    use domain::{Color, Game, Rules, Setup, Variant, Viewer};
+    let red = Setup::random(Variant::Classic, Color::Red, 5);
+    let blue = Setup::random(Variant::Classic, Color::Blue, 6);
+    let own = red.owner_view();
+    assert_eq!(own.len(), 40);
+    // Before play the owner sees exactly the red half of the game's first
+    // view: same ids, squares, ranks and flags.
+    let game = Game::new(Variant::Classic, Rules::default(), red, blue).unwrap();
+    let first: Vec<_> = game
+        .view(Viewer::Player(Color::Red))
+        .board
+        .into_iter()
+        .filter(|p| p.color == Color::Red)
+        .collect();
+    assert_eq!(own, first);
+}

@@ -229,34 +229,11 @@ pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> Game
         None => {
             // Before play: the caller's own setup, nothing else.
             if let Some(setup) = you.and_then(|c| record.setup(c)) {
-                view.board = own_setup_board(setup);
+                view.board = setup.owner_view();
             }
         }
     }
     view
-}
-
-/// The caller's own placed setup as board entries (ids = starting squares,
-/// exactly as the domain numbers pieces once play starts).
-fn own_setup_board(setup: &domain::Setup) -> Vec<PieceView> {
-    // The domain builds PieceViews only from a game; a setup on its own is
-    // turned into one through a serde round trip of the public shape.
-    setup
-        .pieces()
-        .iter()
-        .filter_map(|&(square, piece)| {
-            serde_json::from_value(serde_json::json!({
-                "id": square.index(),
-                "square": square,
-                "color": setup.color(),
-                "piece": piece,
-                "strength": piece.strength(),
-                "revealed": false,
-                "moved": false,
-            }))
-            .ok()
-        })
-        .collect()
 }
 
 pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
