@@ -812,11 +812,14 @@ pub fn draw_action(action: DrawAction) -> Action {
 /// when the sweep last ran).
 pub async fn settle(state: &AppState, game_id: Uuid) -> Result<(), ApiError> {
     let now = state.clock.now();
+    // Only the status and deadline columns: this runs before every read
+    // and write of a game, which then loads the game itself.
     let overdue = db::run(&state.pool, move |conn| {
-        match store::find(conn, &game_id.to_string())? {
-            Some(row) => Ok(GameRecord::from_row(&row)?.is_overdue(now)),
-            None => Ok(false),
-        }
+        Ok(store::is_overdue(
+            conn,
+            &game_id.to_string(),
+            to_db_time(now),
+        )?)
     })
     .await?;
     if overdue {

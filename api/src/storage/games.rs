@@ -127,6 +127,19 @@ pub fn overdue(
         .load(conn)
 }
 
+/// Whether game `id` is overdue by the same test as [`overdue`], without
+/// loading (and decoding) its state.
+pub fn is_overdue(conn: &mut DbConnection, id: &str, now: NaiveDateTime) -> QueryResult<bool> {
+    let found: Option<String> = games::table
+        .filter(games::id.eq(id))
+        .filter(games::status.eq_any(["setup", "playing"]))
+        .filter(games::deadline.le(now))
+        .select(games::id)
+        .first(conn)
+        .optional()?;
+    Ok(found.is_some())
+}
+
 /// `(id, username)` of the given users.
 pub fn usernames(conn: &mut DbConnection, ids: &[String]) -> QueryResult<Vec<(String, String)>> {
     users::table
