@@ -12,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if let Some(record) = game.last_move() {
         println!("record: {}", serde_json::to_string(record)?);
-        let view = record.view_for(Viewer::Player(record.color.opponent()), false);
+        let view = game.move_view(record, Viewer::Player(record.color.opponent()));
         println!(
             "move view for the opponent: {}",
             serde_json::to_string(&view)?

@@ -58,15 +58,7 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
-    /// The API error code: `two_square_rule` or `illegal_move`.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            IllegalMove::TwoSquareRule { .. } => "two_square_rule",
-            _ => "illegal_move",
-        }
-    }
-
-    /// A stable snake_case name of the reason (finer than [`code`](Self::code)).
+    /// A stable snake_case name of the reason (the API's `reason`).
     pub const fn kind(&self) -> &'static str {
         match self {
             IllegalMove::NoPiece { .. } => "no_piece",
@@ -116,21 +108,6 @@ pub enum ActionError {
 }
 
 impl ActionError {
-    /// The API error code (`wrong_phase`, `not_your_turn`, `illegal_move`,
-    /// `two_square_rule`). Draw-offer conflicts are `wrong_phase`: the game
-    /// is not in a state where that draw action makes sense.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            ActionError::GameOver => "wrong_phase",
-            ActionError::NotYourTurn | ActionError::TimeoutNotOnTurn => "not_your_turn",
-            ActionError::Illegal(m) => m.code(),
-            ActionError::DrawAlreadyOffered
-            | ActionError::DrawOfferPending
-            | ActionError::NoDrawOffer
-            | ActionError::OwnDrawOffer => "wrong_phase",
-        }
-    }
-
     /// A stable snake_case name of the reason.
     pub const fn kind(&self) -> &'static str {
         match self {
@@ -155,16 +132,6 @@ pub enum GameError {
     WrongVariant { color: Color },
     #[error("the setup given for {color} is a {found} setup")]
     WrongColor { color: Color, found: Color },
-}
-
-impl GameError {
-    /// The API error code.
-    pub const fn code(&self) -> &'static str {
-        match self {
-            GameError::Rules(_) => "validation_failed",
-            GameError::WrongVariant { .. } | GameError::WrongColor { .. } => "invalid_setup",
-        }
-    }
 }
 
 /// Why a 100-character board string was refused.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ActionError, GameError, IllegalMove};
 use crate::record::{BattleRecord, MoveRecord, Outcome};
 use crate::square::{Direction, NEIGHBOURS, NO_SQUARE};
-use crate::view::{ByColor, Captured, PieceView, View, Viewer};
+use crate::view::{ByColor, Captured, PieceView, Seal, View, Viewer};
 use crate::{Color, Piece, Rules, Setup, Square, Variant};
 
 /// Upper bound on the number of legal moves in any position this crate can
@@ -937,6 +937,7 @@ impl Game {
                 strength: piece.and_then(Piece::strength),
                 revealed: u.revealed || finished,
                 moved: u.moved,
+                seal: Seal::new(),
             });
         }
         // The ranks the viewer knows, in capture order, then one `None` for
@@ -973,6 +974,13 @@ impl Game {
                 blue: self.rescues_used(Color::Blue),
             },
             plies_without_battle: self.plies_without_battle,
+            seal: Seal::new(),
         }
+    }
+
+    /// One ply of this game's log as `viewer` may see it: what the viewer
+    /// knew of it then, or everything once this game is over.
+    pub fn move_view(&self, record: &MoveRecord, viewer: Viewer) -> crate::MoveView {
+        record.view_for(viewer, self.is_finished())
     }
 }

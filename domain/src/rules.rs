@@ -58,13 +58,6 @@ pub enum RulesError {
     MaxPliesWithoutBattle(u32),
 }
 
-impl RulesError {
-    /// The API error code.
-    pub const fn code(&self) -> &'static str {
-        "validation_failed"
-    }
-}
-
 impl Rules {
     /// Checks every setting's range.
     pub fn validate(&self) -> Result<(), RulesError> {

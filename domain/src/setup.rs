@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::rng::SplitMix64;
-use crate::{Color, Piece, PieceId, PieceView, Square, Variant};
+use crate::{ByColor, Color, Piece, PieceId, PieceView, Square, Variant, Viewer};
 
 /// A proposed setup as it arrives from outside: square names and piece names,
 /// not yet checked.
@@ -150,7 +150,7 @@ fn truncate(s: &str) -> String {
     s.chars().take(32).collect()
 }
 
-/// One thing wrong with a placement. API code: `invalid_setup`.
+/// One thing wrong with a placement; validation lists every one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(tag = "problem", rename_all = "snake_case")]
 pub enum SetupProblem {
@@ -172,13 +172,6 @@ pub enum SetupProblem {
     },
 }
 
-impl SetupProblem {
-    /// The API error code.
-    pub const fn code(&self) -> &'static str {
-        "invalid_setup"
-    }
-}
-
 /// A validated setup: the whole army of one color, inside its zone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "SetupRepr", into = "SetupRepr")]
@@ -192,8 +185,9 @@ pub struct Setup {
 impl Setup {
     /// The setup as its owner sees it before play starts: every piece
     /// with its rank, unrevealed and unmoved, numbered as the game will
-    /// number it (by starting square). Only ever for the owner's eyes.
-    pub fn owner_view(&self) -> Vec<PieceView> {
+    /// number it (by starting square). Only ever for the owner's eyes:
+    /// others go through [`Setups::view`].
+    pub(crate) fn owner_view(&self) -> Vec<PieceView> {
         self.pieces
             .iter()
             .map(|&(square, piece)| PieceView {
@@ -204,6 +198,7 @@ impl Setup {
                 strength: piece.strength(),
                 revealed: false,
                 moved: false,
+                seal: crate::view::Seal::new(),
             })
             .collect()
     }
@@ -377,5 +372,64 @@ mod tests {
         assert_eq!(back, s);
         let tampered = json.replacen("\"blue\"", "\"red\"", 1);
         assert!(serde_json::from_str::<Setup>(&tampered).is_err());
+    }
+}
+
+/// The setups of a game before play starts, each secret to all but its
+/// owner. Which setups are in is public; what they hold is not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setups {
+    red: Option<Setup>,
+    blue: Option<Setup>,
+}
+
+impl Setups {
+    /// No setup in yet.
+    pub fn new() -> Setups {
+        Setups::default()
+    }
+
+    /// From the stored setups of each color.
+    pub fn from_parts(red: Option<Setup>, blue: Option<Setup>) -> Setups {
+        Setups { red, blue }
+    }
+
+    /// The setup of `color`, if it is in (full truth: for storage and for
+    /// starting the game, never for a viewer).
+    pub fn get(&self, color: Color) -> Option<&Setup> {
+        match color {
+            Color::Red => self.red.as_ref(),
+            Color::Blue => self.blue.as_ref(),
+        }
+    }
+
+    /// Places (or replaces) the setup of its color.
+    pub fn set(&mut self, setup: Setup) {
+        match setup.color() {
+            Color::Red => self.red = Some(setup),
+            Color::Blue => self.blue = Some(setup),
+        }
+    }
+
+    /// Whether each color's setup is in (public).
+    pub fn done(&self) -> ByColor<bool> {
+        ByColor {
+            red: self.red.is_some(),
+            blue: self.blue.is_some(),
+        }
+    }
+
+    /// Both setups, once both are in.
+    pub fn both(&self) -> Option<(&Setup, &Setup)> {
+        self.red.as_ref().zip(self.blue.as_ref())
+    }
+
+    /// What `viewer` may see of the board before play: a player their own
+    /// setup, once placed; a spectator (or the opponent) nothing.
+    pub fn view(&self, viewer: Viewer) -> Vec<PieceView> {
+        match viewer {
+            Viewer::Player(color) => self.get(color).map(Setup::owner_view).unwrap_or_default(),
+            Viewer::Spectator => Vec::new(),
+        }
     }
 }

@@ -4,6 +4,18 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Makes the view types impossible to build outside this crate: every one
+/// carries this private marker, so only `domain` decides what a viewer
+/// sees (the fields stay readable). Not serialized.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Seal(());
+
+impl Seal {
+    pub(crate) const fn new() -> Seal {
+        Seal(())
+    }
+}
+
 use crate::{Color, GameResult, Move, MoveView, Piece, PieceId, Square};
 
 /// Who is looking: one of the players, or anyone else.
@@ -43,7 +55,7 @@ impl<T> ByColor<T> {
 pub type Captured = ByColor<Vec<Option<Piece>>>;
 
 /// One piece on the board as the viewer sees it.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct PieceView {
     /// Stable identifier: the piece's starting square. Carries no rank.
     pub id: PieceId,
@@ -58,10 +70,12 @@ pub struct PieceView {
     pub revealed: bool,
     /// Whether the piece has moved at least once (public).
     pub moved: bool,
+    #[serde(skip)]
+    pub(crate) seal: Seal,
 }
 
 /// The game as one viewer may see it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct View {
     /// Plies played so far.
     pub ply: u32,
@@ -80,4 +94,6 @@ pub struct View {
     pub rescues_used: ByColor<u8>,
     /// Plies since the last battle (for `max_plies_without_battle`).
     pub plies_without_battle: u32,
+    #[serde(skip)]
+    pub(crate) seal: Seal,
 }

@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use domain::{
-    piece_char, Action, ActionError, Applied, Color, EndReason, Game, Move, Outcome, Piece,
-    Placement, Rescue, Rules, Square, Variant, Viewer,
+    piece_char, Action, ActionError, Applied, Color, EndReason, Game, IllegalMove, Move, Outcome,
+    Piece, Placement, Rescue, Rules, Square, Variant, Viewer,
 };
 
 struct Case {
@@ -368,8 +368,8 @@ fn run_case(case: &Case) -> Check {
             "code" => {
                 let r = last.as_ref().ok_or_else(|| at("code before do".into()))?;
                 match r {
-                    Err(e) if e.code() == value => {}
-                    Err(e) => return Err(at(format!("code {}, expected {value}", e.code()))),
+                    Err(e) if api_code(e) == value => {}
+                    Err(e) => return Err(at(format!("code {}, expected {value}", api_code(e)))),
                     Ok(_) => return Err(at("accepted, expected an error".into())),
                 }
             }
@@ -640,4 +640,22 @@ fn conformance_suite() {
     assert!(failures.is_empty(), "conformance failures:\n{failures}");
     assert!(total >= 80, "only {total} conformance cases");
     println!("{total} conformance cases passed");
+}
+
+/// The API's problem `code` for a refused action, as the server maps it
+/// (docs/errors.md). The domain names reasons (`kind()`); which code a
+/// client sees is the API's decision, restated here so that the case files
+/// can keep saying `code two_square_rule`. Exhaustive on purpose: a new
+/// domain error must be placed here, and in the API's mapping, by hand.
+fn api_code(error: &ActionError) -> &'static str {
+    match error {
+        ActionError::NotYourTurn | ActionError::TimeoutNotOnTurn => "not_your_turn",
+        ActionError::Illegal(IllegalMove::TwoSquareRule { .. }) => "two_square_rule",
+        ActionError::Illegal(_) => "illegal_move",
+        ActionError::GameOver
+        | ActionError::DrawAlreadyOffered
+        | ActionError::DrawOfferPending
+        | ActionError::NoDrawOffer
+        | ActionError::OwnDrawOffer => "wrong_phase",
+    }
 }

@@ -135,9 +135,12 @@ fn check_view(game: &Game, view: &View, viewer: Viewer, knowledge: &Knowledge) {
             }
         }
     }
-    let json = serde_json::to_string(view).unwrap();
-    let back: View = serde_json::from_str(&json).unwrap();
-    assert_eq!(&back, view);
+    // Views are write-only (no Deserialize: nothing outside the crate can
+    // make one); the JSON holds exactly what the view holds.
+    let json = serde_json::to_value(view).unwrap();
+    assert_eq!(json["ply"], view.ply);
+    assert_eq!(json["board"].as_array().unwrap().len(), view.board.len());
+    assert!(json.get("seal").is_none());
 }
 
 /// Every generated move is accepted, every other (from, to) is refused, and
@@ -289,7 +292,7 @@ fn play_and_check(variant: Variant, rules: Rules, seed: u64, plies: usize) {
             Err(e) => {
                 assert_eq!(game, before, "refused {action:?} changed the game");
                 assert!(!e.to_string().is_empty());
-                assert!(!e.code().is_empty());
+                assert!(!e.kind().is_empty());
             }
         }
         for (i, color) in Color::ALL.into_iter().enumerate() {

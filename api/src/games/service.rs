@@ -88,12 +88,14 @@ pub async fn history(
     db::run(&state.pool, move |conn| {
         let record = load(conn, game_id)?;
         let who = view::viewer_of(&record, viewer);
-        let finished = record.status == Status::Finished;
         let mut moves = Vec::new();
         for row in store::actions(conn, &game_id.to_string())? {
             if let Some(text) = &row.record {
                 let logged: MoveRecord = serde_json::from_str(text).map_err(ApiError::internal)?;
-                moves.push(logged.view_for(who, finished));
+                moves.push(match &record.game {
+                    Some(game) => game.move_view(&logged, who),
+                    None => return Err(ApiError::internal("a logged move without a game")),
+                });
             }
         }
         Ok(MoveHistory {
@@ -271,11 +273,17 @@ fn wrong_phase(detail: impl Into<String>) -> ApiError {
 /// The API answer to a refused domain action (its Display never names a
 /// hidden rank).
 pub fn action_error(error: ActionError) -> ApiError {
-    let kind = match error.code() {
-        "not_your_turn" => ProblemKind::NotYourTurn,
-        "illegal_move" => ProblemKind::IllegalMove,
-        "two_square_rule" => ProblemKind::TwoSquareRule,
-        _ => ProblemKind::WrongPhase,
+    let kind = match error {
+        ActionError::NotYourTurn | ActionError::TimeoutNotOnTurn => ProblemKind::NotYourTurn,
+        ActionError::Illegal(domain::IllegalMove::TwoSquareRule { .. }) => {
+            ProblemKind::TwoSquareRule
+        }
+        ActionError::Illegal(_) => ProblemKind::IllegalMove,
+        ActionError::GameOver
+        | ActionError::DrawAlreadyOffered
+        | ActionError::DrawOfferPending
+        | ActionError::NoDrawOffer
+        | ActionError::OwnDrawOffer => ProblemKind::WrongPhase,
     };
     ApiError::new(kind, error.to_string()).with_extension("reason", error.kind())
 }
@@ -363,7 +371,7 @@ fn after_play(
             EventPayload::YourTurn {
                 game_id: record.id,
                 ply: game.ply(),
-                opponent_move: Some(moved.view_for(Viewer::Player(next), false)),
+                opponent_move: Some(game.move_view(moved, Viewer::Player(next))),
             },
         )],
         None => Vec::new(),
@@ -400,9 +408,9 @@ where
         save(conn, &mut record, now, outcome.log)?;
         let names = names_for(conn, &[&record])?;
         let game = game_view(&record, &names, Some(user));
-        let answer = match (outcome.moved, record.color_of(user)) {
-            (Some(moved), Some(color)) => Answer::ok(MoveAnswer {
-                move_: moved.view_for(Viewer::Player(color), record.status == Status::Finished),
+        let answer = match (outcome.moved, record.color_of(user), &record.game) {
+            (Some(moved), Some(color), Some(state)) => Answer::ok(MoveAnswer {
+                move_: state.move_view(&moved, Viewer::Player(color)),
                 game,
             })?,
             _ => Answer::ok(game)?,

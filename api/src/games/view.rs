@@ -228,9 +228,9 @@ pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> Game
         }
         None => {
             // Before play: the caller's own setup, nothing else.
-            if let Some(setup) = you.and_then(|c| record.setup(c)) {
-                view.board = setup.owner_view();
-            }
+            let setups =
+                domain::Setups::from_parts(record.red_setup.clone(), record.blue_setup.clone());
+            view.board = setups.view(Viewer::from_color(you));
         }
     }
     view

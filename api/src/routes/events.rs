@@ -64,7 +64,7 @@ pub struct EventsQuery {
 }
 
 /// A page of the caller's events.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct EventPage {
     /// Oldest first.
     pub events: Vec<Event>,

@@ -235,7 +235,7 @@ backend_tests! {
         for (user, viewer) in [(&ann, Viewer::Player(Color::Red)), (&bo, Viewer::Player(Color::Blue)), (&carl, Viewer::Spectator)] {
             let history = get_json(&app, &game.path("/moves"), user).await;
             let expected: Vec<Value> = records.iter()
-                .map(|r| serde_json::to_value(r.view_for(viewer, false)).unwrap()).collect();
+                .map(|r| serde_json::to_value(game.local.move_view(r, viewer)).unwrap()).collect();
             assert_eq!(history["moves"], json!(expected), "{viewer:?}");
             assert_eq!(history["version"], game.version);
         }

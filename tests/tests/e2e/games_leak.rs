@@ -65,7 +65,6 @@ async fn look(
     red_log: &mut Transcript,
     spectator_log: &mut Transcript,
 ) {
-    let finished = game.local.is_finished();
     for (user, viewer) in [
         (&game.red, Viewer::Player(Color::Red)),
         (&game.blue, Viewer::Player(Color::Blue)),
@@ -76,7 +75,7 @@ async fn look(
         let (history, history_text) = get_text(app, &game.path("/moves"), user).await;
         let expected: Vec<Value> = records
             .iter()
-            .map(|r| serde_json::to_value(r.view_for(viewer, finished)).unwrap())
+            .map(|r| serde_json::to_value(game.local.move_view(r, viewer)).unwrap())
             .collect();
         assert_eq!(history["moves"], json!(expected));
         let log = match viewer {

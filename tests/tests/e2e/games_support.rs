@@ -265,7 +265,7 @@ pub async fn play(app: &TestApp, game: &mut Match, m: Move, rescue: Option<Rescu
     let mover = Viewer::Player(color);
     assert_eq!(
         answer["move"],
-        serde_json::to_value(record.view_for(mover, game.local.is_finished())).unwrap()
+        serde_json::to_value(game.local.move_view(&record, mover)).unwrap()
     );
     assert_view_matches(&answer["game"], &game.local, mover);
     assert_eq!(answer["game"]["version"], game.version + 1);
