@@ -12,7 +12,7 @@ use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use crate::config::DatabaseUrl;
-use crate::error::{ApiError, BoxError};
+use crate::error::BoxError;
 
 /// Migrations for each backend, compiled into the binary.
 pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
@@ -162,28 +162,73 @@ pub fn migrate(conn: &mut DbConnection) -> Result<usize, BoxError> {
     }
 }
 
-/// Runs `work` with a pooled connection on actix's blocking thread pool, so
-/// a synchronous diesel call never stalls an HTTP worker. Failing to get a
-/// connection (database down, pool exhausted past the timeout) answers 503
-/// `service_unavailable`.
-///
-/// ```ignore
-/// let user = db::run(&state.pool, move |conn| {
-///     users::table.filter(users::id.eq(id)).first::<User>(conn).optional()?
-///         .ok_or_else(|| ApiError::not_found("no such user"))
-/// }).await?;
-/// ```
-pub async fn run<T, F>(pool: &DbPool, work: F) -> Result<T, ApiError>
+/// Runs `work` with a pooled connection on the runtime's blocking thread
+/// pool, so a synchronous diesel call never stalls an HTTP worker. Failing
+/// to get a connection (database down, pool exhausted past the timeout) is
+/// [`StoreError::Unavailable`].
+pub async fn run<T, F>(pool: &DbPool, work: F) -> Result<T, StoreError>
 where
-    F: FnOnce(&mut DbConnection) -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(&mut DbConnection) -> Result<T, StoreError> + Send + 'static,
     T: Send + 'static,
 {
+    run_as(pool, work).await
+}
+
+/// [`run`] for work with an error type of its own (`E` must be able to say
+/// "the database is unavailable").
+pub async fn run_as<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
     let pool = pool.clone();
-    actix_web::web::block(move || {
-        let mut conn = pool.get()?;
+    let joined = tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get().map_err(|e| E::from(StoreError::from(e)))?;
         work(&mut conn)
     })
-    .await?
+    .await;
+    match joined {
+        Ok(result) => result,
+        Err(join) => Err(E::from(StoreError::Worker(join.to_string()))),
+    }
+}
+
+/// Why the storage layer could not do what it was asked. It knows nothing
+/// of HTTP: the service maps "unavailable" to a retryable answer.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database cannot be reached (no connection, or it was lost).
+    #[error("the database is unavailable: {0}")]
+    Unavailable(#[source] BoxError),
+    /// A statement failed.
+    #[error("database error: {0}")]
+    Query(#[source] diesel::result::Error),
+    /// A stored value does not read back (a bug or a hand-edited row).
+    #[error("stored data is unreadable: {0}")]
+    Corrupt(String),
+    /// The blocking worker running the query died.
+    #[error("database worker failed: {0}")]
+    Worker(String),
+}
+
+impl From<diesel::result::Error> for StoreError {
+    fn from(error: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind, Error};
+        match &error {
+            Error::DatabaseError(
+                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+                _,
+            ) => StoreError::Unavailable(Box::new(error)),
+            _ => StoreError::Query(error),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for StoreError {
+    fn from(error: diesel::r2d2::PoolError) -> Self {
+        StoreError::Unavailable(Box::new(error))
+    }
 }
 
 /// Runs `work` in a transaction meant to write. On SQLite it starts with
@@ -226,10 +271,10 @@ where
 }
 
 /// Checks that the database answers (for `/readyz`).
-pub async fn ping(pool: &DbPool) -> Result<(), ApiError> {
+pub async fn ping(pool: &DbPool) -> Result<(), StoreError> {
     run(pool, |conn| {
         conn.batch_execute("SELECT 1")
-            .map_err(ApiError::unavailable)
+            .map_err(|e| StoreError::Unavailable(Box::new(e)))
     })
     .await
 }
@@ -238,7 +283,7 @@ pub async fn ping(pool: &DbPool) -> Result<(), ApiError> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use crate::error::ProblemKind;
+    use crate::error::{ApiError, ProblemKind};
 
     #[test]
     fn connect_timeout_is_added_once() {
@@ -263,7 +308,7 @@ mod tests {
         let database = DatabaseUrl::Postgres("postgres://postgres@127.0.0.1:1/none".into());
         let pool = pool(&database, 2, Duration::from_secs(1)).unwrap();
         let err = ping(&pool).await.unwrap_err();
-        assert_eq!(err.kind(), ProblemKind::ServiceUnavailable);
+        assert_eq!(ApiError::from(err).kind(), ProblemKind::ServiceUnavailable);
     }
 
     #[test]

@@ -441,6 +441,79 @@ impl From<diesel::result::Error> for ApiError {
     }
 }
 
+/// The one mapping from the game service's refusals to problem documents
+/// (docs/errors.md). It matches every domain refusal by name, with no
+/// catch-all: a new domain error does not compile until it has its code.
+impl From<crate::games::GameError> for ApiError {
+    fn from(error: crate::games::GameError) -> Self {
+        use crate::games::GameError as E;
+        use domain::{ActionError as A, IllegalMove as M};
+        let detail = error.to_string();
+        match error {
+            E::NotFound => Self::not_found(detail),
+            E::Forbidden(_) => Self::forbidden(detail),
+            E::WrongPhase(_) => Self::new(ProblemKind::WrongPhase, detail),
+            E::Refused(refusal) => {
+                let kind = match refusal {
+                    A::NotYourTurn | A::TimeoutNotOnTurn => ProblemKind::NotYourTurn,
+                    A::GameOver
+                    | A::DrawAlreadyOffered
+                    | A::DrawOfferPending
+                    | A::NoDrawOffer
+                    | A::OwnDrawOffer => ProblemKind::WrongPhase,
+                    A::Illegal(M::TwoSquareRule { .. }) => ProblemKind::TwoSquareRule,
+                    A::Illegal(
+                        M::NoPiece { .. }
+                        | M::NotYourPiece { .. }
+                        | M::Immovable { .. }
+                        | M::SameSquare { .. }
+                        | M::Diagonal { .. }
+                        | M::Lake { .. }
+                        | M::TooFar { .. }
+                        | M::ThroughLake { .. }
+                        | M::Blocked { .. }
+                        | M::OwnPiece { .. }
+                        | M::ScoutLongAttack { .. }
+                        | M::RescueDisabled
+                        | M::RescueNotOnBackRow
+                        | M::RescueByScout
+                        | M::RescueBomb
+                        | M::RescueLimit
+                        | M::RescueSamePiece
+                        | M::RescueNotCaptured { .. }
+                        | M::RescueSquare { .. },
+                    ) => ProblemKind::IllegalMove,
+                };
+                Self::new(kind, detail).with_extension("reason", refusal.kind())
+            }
+            E::InvalidSetup(problems) => {
+                Self::new(ProblemKind::InvalidSetup, detail).with_extension("problems", problems)
+            }
+            E::Invalid(_) => Self::validation(detail),
+            E::Unreadable(_) => Self::bad_request(detail),
+            E::StaleVersion { .. } | E::KeptChanging => {
+                Self::new(ProblemKind::VersionConflict, detail)
+            }
+            E::StaleTag => Self::new(ProblemKind::VersionConflict, detail)
+                .with_status(StatusCode::PRECONDITION_FAILED),
+            E::KeyReused => Self::new(ProblemKind::IdempotencyKeyReused, detail),
+            E::Store(store) => store.into(),
+            E::Internal(cause) => Self::internal(cause),
+        }
+    }
+}
+
+impl From<crate::db::StoreError> for ApiError {
+    fn from(error: crate::db::StoreError) -> Self {
+        use crate::db::StoreError;
+        match error {
+            StoreError::Unavailable(cause) => Self::Unavailable(cause),
+            StoreError::Query(error) => error.into(),
+            other => Self::internal(other),
+        }
+    }
+}
+
 impl From<diesel::r2d2::PoolError> for ApiError {
     fn from(error: diesel::r2d2::PoolError) -> Self {
         Self::unavailable(error)

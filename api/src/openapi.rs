@@ -32,10 +32,8 @@ pub const BEARER: &str = "bearer";
             BadRequest, Unauthorized, Forbidden, NotFound, UnprocessableEntity,
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken,
             ServiceUnavailable, InternalError,
-            crate::routes::events::TooManyStreams,
-            crate::routes::games::GameConflict, crate::routes::games::MoveRejected,
-            crate::routes::games::SetupRejected, crate::routes::games::GameUnprocessable,
-            crate::routes::games::StaleIfMatch
+            TooManyStreams, GameConflict, MoveRejected, SetupRejected, GameUnprocessable,
+            StaleIfMatch
         )
     ),
     tags(
@@ -271,4 +269,55 @@ problem_response!(
     500,
     "An unexpected server error (details are only in the server log)",
     "the server failed to handle this request"
+);
+problem_response!(
+    TooManyStreams,
+    ProblemKind::TooManyStreams,
+    429,
+    "The caller already has the maximum number of open streams on this server \
+     (MAX_STREAMS_PER_USER, default 5); close one first",
+    "at most 5 streams may be open at once; close one first"
+);
+
+problem_response!(
+    GameConflict,
+    ProblemKind::WrongPhase,
+    409,
+    "Not possible now: `wrong_phase` (e.g. a move before play starts or after it ended, \
+     a draw answer without an offer, joining a full game), `not_your_turn`, or \
+     `version_conflict` (a stale `expected_version`)",
+    "play has not started yet"
+);
+problem_response!(
+    MoveRejected,
+    ProblemKind::IllegalMove,
+    422,
+    "The move breaks a rule: `illegal_move` or `two_square_rule`; or `validation_failed` \
+     (a bad square or piece name), or `idempotency_key_reused`",
+    "a scout cannot pass through the lake at d5"
+);
+problem_response!(
+    SetupRejected,
+    ProblemKind::InvalidSetup,
+    422,
+    "`invalid_setup`: the setup is refused as a whole; the `problems` member lists every \
+     problem (`unknown_piece`, `bad_square`, `outside_zone`, `lake`, `duplicate_square`, \
+     `wrong_count`). Also `validation_failed` for a body that is neither a placement nor \
+     a random request, or `idempotency_key_reused`",
+    "the setup has 2 problems: a5 is outside your setup zone; 7 scouts instead of 8"
+);
+problem_response!(
+    GameUnprocessable,
+    ProblemKind::ValidationFailed,
+    422,
+    "`validation_failed` (a value out of range, an unknown user or field) or \
+     `idempotency_key_reused` (the same Idempotency-Key with another request)",
+    "days_per_move must be between 1 and 14, not 30"
+);
+problem_response!(
+    StaleIfMatch,
+    ProblemKind::VersionConflict,
+    412,
+    "`version_conflict`: `If-Match` does not carry the current ETag of the game",
+    "If-Match does not name the current version of the game; reload it"
 );

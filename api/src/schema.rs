@@ -73,6 +73,8 @@ diesel::table! {
         fingerprint -> Text,
         response_status -> Integer,
         response_body -> Text,
+        game_id -> Nullable<Text>,
+        game_version -> Nullable<BigInt>,
         created_at -> Timestamp,
     }
 }

@@ -103,18 +103,29 @@ impl Application {
 
         let window = Duration::minutes(1);
         let notifier = Notifier::start(&config);
+        let games = crate::games::Context {
+            pool: pool.clone(),
+            clock: clock.clone(),
+            notifier: notifier.clone(),
+        };
         let state = web::Data::new(AppState {
             login_limiter: RateLimiter::new(config.login_attempts_per_minute, window),
             register_limiter: RateLimiter::new(config.register_attempts_per_minute, window),
             pool: pool.clone(),
-            clock,
+            clock: clock.clone(),
             tokens,
             dummy_password_hash,
             notifier: notifier.clone(),
             config: config.clone(),
+            games,
         });
         events::spawn_background_tasks(state.clone());
-        crate::games::spawn_deadline_sweep(state.clone());
+        crate::games::clock::spawn_sweep(
+            pool.clone(),
+            clock,
+            notifier.clone(),
+            std::time::Duration::from_secs(config.deadline_sweep_seconds),
+        );
 
         let app_state = state.clone();
         let mut server = HttpServer::new(move || build_app(app_state.clone()))

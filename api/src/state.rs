@@ -24,4 +24,6 @@ pub struct AppState {
     /// Wakes long polls and streams (events, game versions), across
     /// processes on PostgreSQL.
     pub notifier: Notifier,
+    /// The game service's dependencies (the same pool, clock and notifier).
+    pub games: crate::games::Context,
 }

@@ -1,7 +1,9 @@
-//! Accounts: password hashing, tokens, and the authenticated-user extractor.
+//! Accounts: password hashing, tokens, usernames, and the authenticated-user extractor.
 
 pub mod extractor;
 pub mod password;
 pub mod tokens;
+pub mod username;
 
 pub use extractor::AuthUser;
+pub use username::Username;

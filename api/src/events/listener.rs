@@ -2,10 +2,10 @@
 //!
 //! Each process keeps one dedicated connection (outside the pool) on its
 //! own thread. It `LISTEN`s on [`super::NOTIFY_CHANNEL`] and hands every
-//! notification to the in-process [`super::Notifier`]; it also sends this
-//! process's game changes as `pg_notify(...)`. (Events are announced by
-//! [`super::record`] itself, inside the writer's transaction, so their
-//! notification is delivered exactly when they commit.)
+//! notification to the in-process [`super::Notifier`]. It sends nothing:
+//! every writer announces its change with `pg_notify` inside its own
+//! transaction (game changes and events alike), so a notification is
+//! delivered exactly when its change commits and cannot be lost after it.
 //!
 //! Diesel exposes libpq's non-blocking `PQconsumeInput`/`PQnotifies`, not a
 //! blocking wait on the socket (which would need `unsafe` here), so the
@@ -16,13 +16,12 @@
 //! and then wakes every waiter, which re-read the database, so nothing
 //! announced while it was disconnected is lost.
 
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Weak;
 use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::{Connection, RunQueryDsl};
+use diesel::Connection;
 
 use super::notifier::{Inner, Message};
 use super::NOTIFY_CHANNEL;
@@ -34,13 +33,10 @@ pub const INBOX_CHECK: Duration = Duration::from_millis(50);
 /// How often the connection is checked with a query.
 pub const LIVENESS_CHECK: Duration = Duration::from_secs(30);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
-/// Outgoing notifications sent per pass.
-const SEND_BATCH: usize = 256;
-
-pub(crate) fn spawn(url: String, inner: Weak<Inner>, outgoing: Receiver<Message>) {
+pub(crate) fn spawn(url: String, inner: Weak<Inner>) {
     let started = std::thread::Builder::new()
         .name("pg-listen".into())
-        .spawn(move || run(&url, &inner, &outgoing));
+        .spawn(move || run(&url, &inner));
     if let Err(e) = started {
         tracing::error!(error = %e, "cannot start the LISTEN thread; other processes' changes \
                                      reach this one only through the waiters' re-checks");
@@ -54,7 +50,7 @@ enum Exit {
     Reconnect(String),
 }
 
-fn run(url: &str, inner: &Weak<Inner>, outgoing: &Receiver<Message>) {
+fn run(url: &str, inner: &Weak<Inner>) {
     let url = listener_url(url);
     let mut backoff = Duration::from_millis(250);
     loop {
@@ -69,7 +65,7 @@ fn run(url: &str, inner: &Weak<Inner>, outgoing: &Receiver<Message>) {
                 if let Some(inner) = alive(inner) {
                     inner.wake_all();
                 }
-                match serve(&mut conn, inner, outgoing) {
+                match serve(&mut conn, inner) {
                     Exit::Stop => return,
                     Exit::Reconnect(reason) => reason,
                 }
@@ -81,11 +77,7 @@ fn run(url: &str, inner: &Weak<Inner>, outgoing: &Receiver<Message>) {
         // Sleep for the backoff while still noticing a closed notifier.
         let until = Instant::now() + backoff;
         while let Some(left) = until.checked_duration_since(Instant::now()) {
-            match outgoing.recv_timeout(left.min(Duration::from_millis(500))) {
-                // Undeliverable now; the wake-all after reconnecting covers it.
-                Ok(_) | Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return,
-            }
+            std::thread::sleep(left.min(Duration::from_millis(500)));
             if alive(inner).is_none() {
                 return;
             }
@@ -105,35 +97,13 @@ fn connect(url: &str) -> Result<PgConnection, String> {
     Ok(conn)
 }
 
-fn serve(conn: &mut PgConnection, inner: &Weak<Inner>, outgoing: &Receiver<Message>) -> Exit {
+fn serve(conn: &mut PgConnection, inner: &Weak<Inner>) -> Exit {
     let mut last_liveness = Instant::now();
     loop {
-        let mut batch = Vec::new();
-        match outgoing.recv_timeout(INBOX_CHECK) {
-            Ok(message) => {
-                batch.push(message);
-                while batch.len() < SEND_BATCH {
-                    match outgoing.try_recv() {
-                        Ok(message) => batch.push(message),
-                        Err(_) => break,
-                    }
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return Exit::Stop,
-        }
+        std::thread::sleep(INBOX_CHECK);
         let Some(inner) = alive(inner) else {
             return Exit::Stop;
         };
-        for message in batch {
-            let sent = diesel::sql_query("SELECT pg_notify($1, $2)")
-                .bind::<diesel::sql_types::Text, _>(NOTIFY_CHANNEL)
-                .bind::<diesel::sql_types::Text, _>(message.encode())
-                .execute(conn);
-            if let Err(e) = sent {
-                return Exit::Reconnect(one_line(&e.to_string()));
-            }
-        }
         for received in conn.notifications_iter() {
             match received {
                 Ok(notification) if notification.channel == NOTIFY_CHANNEL => {

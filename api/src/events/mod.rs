@@ -384,6 +384,16 @@ async fn end_streams_on_signal(notifier: Notifier) {
     notifier.begin_shutdown();
 }
 
+/// Announces that `game_id` reached `version`, to the other processes, when
+/// the current transaction commits (see [`notify_in_transaction`]).
+pub fn notify_game_in_transaction(
+    conn: &mut DbConnection,
+    game_id: Uuid,
+    version: i64,
+) -> Result<(), DieselError> {
+    notify_in_transaction(conn, &notifier::Message::Game(game_id, version))
+}
+
 /// On PostgreSQL, queues a notification that is delivered to every
 /// listening process when the current transaction commits (immediately
 /// outside one). Nothing on SQLite, where every waiter is in this process.

@@ -82,9 +82,6 @@ pub(crate) struct Inner {
     shutdown: watch::Sender<bool>,
     /// Set by [`Notifier::close`]: background threads and tasks end.
     closed: AtomicBool,
-    /// To the `LISTEN` thread, which sends game changes to the other
-    /// processes (PostgreSQL only).
-    outgoing: Option<std::sync::mpsc::SyncSender<Message>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -122,34 +119,22 @@ impl Inner {
     }
 }
 
-/// How many messages may wait for the `LISTEN` thread before new ones are
-/// dropped (waiters then catch up on their safety re-check).
-const OUTGOING_QUEUE: usize = 4096;
-
 impl Notifier {
     /// A notifier for `config`: on PostgreSQL it starts the `LISTEN` thread
     /// (see [`super::listener`]); on SQLite every wake-up is in-process.
     pub fn start(config: &Config) -> Self {
         match &config.database {
             DatabaseUrl::Postgres(url) => {
-                let (sender, receiver) = std::sync::mpsc::sync_channel(OUTGOING_QUEUE);
-                let notifier = Self::with_outgoing(config.max_streams_per_user, Some(sender));
-                super::listener::spawn(url.clone(), Arc::downgrade(&notifier.inner), receiver);
+                let notifier = Self::in_process(config.max_streams_per_user);
+                super::listener::spawn(url.clone(), Arc::downgrade(&notifier.inner));
                 notifier
             }
-            DatabaseUrl::Sqlite(_) => Self::with_outgoing(config.max_streams_per_user, None),
+            DatabaseUrl::Sqlite(_) => Self::in_process(config.max_streams_per_user),
         }
     }
 
     /// A notifier that only wakes waiters in this process.
     pub fn in_process(max_streams_per_user: usize) -> Self {
-        Self::with_outgoing(max_streams_per_user, None)
-    }
-
-    fn with_outgoing(
-        max_streams_per_user: usize,
-        outgoing: Option<std::sync::mpsc::SyncSender<Message>>,
-    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 users: Mutex::new(HashMap::new()),
@@ -157,18 +142,17 @@ impl Notifier {
                 epoch: watch::Sender::new(0),
                 shutdown: watch::Sender::new(false),
                 closed: AtomicBool::new(false),
-                outgoing,
             }),
             streams: Arc::new(StreamLimiter::new(max_streams_per_user)),
         }
     }
 
     /// Call after committing a change that took `game_id` to `version`:
-    /// wakes this process's waiters and tells the other processes.
+    /// wakes this process's waiters at once (the other processes learn
+    /// through the `NOTIFY` the writer sent inside its transaction:
+    /// [`super::notify_game_in_transaction`]).
     pub fn game_changed(&self, game_id: Uuid, version: i64) {
-        let message = Message::Game(game_id, version);
-        self.inner.dispatch(message);
-        self.send_to_other_processes(message);
+        self.inner.dispatch(Message::Game(game_id, version));
     }
 
     /// Call after committing a transaction that [`super::record`]ed an
@@ -176,14 +160,6 @@ impl Notifier {
     /// processes learn through the `NOTIFY` that `record` queued).
     pub fn user_event(&self, user_id: Uuid) {
         self.inner.dispatch(Message::User(user_id));
-    }
-
-    fn send_to_other_processes(&self, message: Message) {
-        if let Some(outgoing) = &self.inner.outgoing {
-            if outgoing.try_send(message).is_err() {
-                tracing::warn!("notification queue full; other processes catch up on re-check");
-            }
-        }
     }
 
     /// Resolves when `game_id` has passed `after_version` (as announced by

@@ -124,7 +124,7 @@ pub(crate) async fn run(state: web::Data<AppState>) {
             next_prune = tokio::time::Instant::now() + PRUNE_EVERY;
             let now = state.clock.now();
             let days = state.config.event_retention_days;
-            let pruned = db::run(&state.pool, move |conn| {
+            let pruned = db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
                 Ok(super::prune_events(conn, now, days)?)
             })
             .await;
@@ -149,7 +149,7 @@ pub(crate) async fn run(state: web::Data<AppState>) {
 pub async fn send_due_reminders(state: &AppState) -> Result<Vec<Uuid>, ApiError> {
     let now = state.clock.now();
     let percent = state.config.deadline_reminder_percent;
-    db::run(&state.pool, move |conn| send_due(conn, now, percent)).await
+    db::run_as::<_, ApiError, _>(&state.pool, move |conn| send_due(conn, now, percent)).await
 }
 
 /// One pass of the reminder task on one connection: finds the games whose

@@ -1,67 +1,61 @@
-//! Games (issue #4): creating and joining games, secret setups, moves,
-//! resignation and draws, the per-caller view, the move history, and the
-//! correspondence clock.
+//! Games: creating and joining games, secret setups, moves, resignation
+//! and draws, the per-caller view and history, and the correspondence
+//! clock. Nothing here knows HTTP (docs/architecture.md).
 //!
-//! Data flows one way: a handler in `routes/games.rs` parses the request
-//! and calls [`service`]; the service loads the game, lets `domain` decide,
-//! writes the new state and the action row in one transaction with a
-//! versioned UPDATE ([`write`]), records the events for the feed
-//! ([`events`]), and turns the domain's per-viewer view into JSON
-//! ([`view`]).
+//! One file per command (`create`, `join`, `decline`, `abort`, `setup`,
+//! `play`, `resign`, `draw`) and per query (`view`, `history`, `list`).
+//! Commands run through [`written::commit`] (one transaction: idempotency,
+//! the work, events, the stored answer, the cross-process notification),
+//! most of them through the shared load-check-save [`step`]. Each returns a
+//! typed answer or a [`GameError`]; the routes turn both into HTTP.
 
+pub mod abort;
+pub mod answers;
+pub mod clock;
+pub mod create;
+pub mod decline;
 pub mod docs;
-pub mod events;
-pub mod model;
+pub mod draw;
+pub mod error;
+mod fetch;
+pub mod history;
+mod in_play;
+pub mod join;
+pub mod list;
+pub mod notices;
+pub mod play;
+pub mod record;
 pub mod requests;
-pub mod service;
+pub mod resign;
+pub mod setup;
+pub mod step;
 pub mod view;
-pub mod write;
+pub mod written;
 
-use std::time::Duration;
+use std::sync::Arc;
 
-use actix_web::web;
 use uuid::Uuid;
 
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::clock::Clock;
+use crate::db::DbPool;
+use crate::events::Notifier;
 
-pub use model::{GameRecord, Status};
-pub use view::GameView;
+pub use answers::{GameView, MoveAnswer, MoveHistory};
+pub use error::GameError;
+pub use record::{GameRecord, Phase};
+pub use written::{Answered, Idempotency, Written};
 
-/// The view of `game_id` for `viewer` (a user id, or `None` for an
-/// anonymous spectator) as JSON, with the game's version: exactly what
-/// `GET /games/{id}` answers. For the event streams.
-pub async fn view_json_for(
-    state: &AppState,
-    game_id: Uuid,
-    viewer: Option<Uuid>,
-) -> Result<(serde_json::Value, i64), ApiError> {
-    let (view, version) = service::view_for(state, game_id, viewer).await?;
-    let json = serde_json::to_value(view).map_err(ApiError::internal)?;
-    Ok((json, version))
+/// What the game service needs: the database, the clock, and the wake-ups.
+#[derive(Clone)]
+pub struct Context {
+    pub pool: DbPool,
+    pub clock: Arc<dyn Clock>,
+    pub notifier: Notifier,
 }
 
-/// Starts the deadline sweep: every `config.deadline_sweep_seconds`, end
-/// the games whose deadline passed and forget expired idempotency keys.
-pub fn spawn_deadline_sweep(state: web::Data<AppState>) {
-    let every = Duration::from_secs(state.config.deadline_sweep_seconds.max(1));
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(every);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticks.tick().await;
-            if state.notifier.is_closed() {
-                return;
-            }
-            let now = state.clock.now();
-            match service::sweep_overdue(&state.pool, now, Some(&state.notifier)).await {
-                Ok(0) => {}
-                Ok(ended) => tracing::info!(ended, "overdue games ended"),
-                Err(error) => tracing::warn!(%error, "deadline sweep failed"),
-            }
-            if let Err(error) = service::purge_idempotency_keys(&state.pool, now).await {
-                tracing::warn!(%error, "purging idempotency keys failed");
-            }
-        }
-    });
+/// The authenticated user a command acts for.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub id: Uuid,
+    pub name: String,
 }

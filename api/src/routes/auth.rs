@@ -27,8 +27,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(logout_user);
 }
 
-pub const USERNAME_MIN: usize = 3;
-pub const USERNAME_MAX: usize = 32;
+pub use crate::auth::username::{USERNAME_MAX, USERNAME_MIN};
 pub const PASSWORD_MIN: usize = 8;
 pub const PASSWORD_MAX: usize = 128;
 /// Longest string accepted where a refresh token is expected.
@@ -123,11 +122,8 @@ pub struct Registered {
 /// Whether `name` could be a username (3-32 characters of `A-Z a-z 0-9 _ -`).
 /// A name that cannot be one is never looked up: no account has it, and
 /// PostgreSQL refuses some strings (a NUL character) outright.
-pub fn is_valid_username(name: &str) -> bool {
-    (USERNAME_MIN..=USERNAME_MAX).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+fn is_valid_username(name: &str) -> bool {
+    crate::auth::Username::is_valid(name)
 }
 
 /// Checks a username and password for registration, reporting every
@@ -255,7 +251,7 @@ pub async fn register_user(
         created_at: to_db_time(now),
     };
     let state_for_db = state.clone();
-    let (user, refresh) = db::run(&state.pool, move |conn| {
+    let (user, refresh) = db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
         db::write_transaction(conn, |conn| {
             if !users::insert(conn, &user)? {
                 return Err(ApiError::new(
@@ -328,7 +324,7 @@ pub async fn login_user(
     let lookup = credentials.password.chars().count() <= PASSWORD_MAX
         && is_valid_username(&credentials.username);
     let found = if lookup {
-        db::run(&state.pool, move |conn| {
+        db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
             Ok(users::find_by_username(conn, &username)?)
         })
         .await?
@@ -352,7 +348,7 @@ pub async fn login_user(
 
     let state_for_db = state.clone();
     let user_id = user.id.clone();
-    let refresh = db::run(&state.pool, move |conn| {
+    let refresh = db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
         new_session(conn, &state_for_db, &user_id, None)
     })
     .await?;
@@ -405,7 +401,7 @@ pub async fn refresh_token(
     }
     let hash = tokens::hash_refresh_token(&presented);
     let state_for_db = state.clone();
-    let outcome = db::run(&state.pool, move |conn| {
+    let outcome = db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
         db::write_transaction(conn, |conn| {
             let now = state_for_db.clock.now();
             let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
@@ -480,7 +476,7 @@ pub async fn logout_user(
     if !presented.is_empty() && presented.len() <= REFRESH_TOKEN_MAX {
         let hash = tokens::hash_refresh_token(&presented);
         let now = to_db_time(state.clock.now());
-        db::run(&state.pool, move |conn| {
+        db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
             if let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? {
                 refresh_tokens::revoke_family(conn, &row.family_id, now)?;
             }

@@ -36,15 +36,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(stream_game);
 }
 
-crate::problem_response!(
-    TooManyStreams,
-    ProblemKind::TooManyStreams,
-    429,
-    "The caller already has the maximum number of open streams on this server \
-     (MAX_STREAMS_PER_USER, default 5); close one first",
-    "at most 5 streams may be open at once; close one first"
-);
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
@@ -137,7 +128,7 @@ async fn read_events(
     after: i64,
     limit: i64,
 ) -> Result<Vec<Event>, ApiError> {
-    db::run(&state.pool, move |conn| {
+    db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
         Ok(events::list_after(conn, user, after, limit)?)
     })
     .await
@@ -179,7 +170,7 @@ pub struct StreamQuery {
          example = json!("retry: 3000\n\nid: 8\nevent: your_turn\ndata: {\"id\":8,\"created_at\":\"2026-12-01T10:00:00Z\",\"type\":\"your_turn\",\"game_id\":\"0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10\",\"ply\":0,\"opponent_move\":null}\n\n: keep-alive\n\n")),
         (status = 400, response = crate::openapi::BadRequest),
         (status = 401, response = crate::openapi::Unauthorized),
-        (status = 429, response = TooManyStreams),
+        (status = 429, response = crate::openapi::TooManyStreams),
         (status = 503, response = crate::openapi::ServiceUnavailable),
     )
 )]
@@ -205,7 +196,8 @@ pub async fn stream_events(
         Some(after) => after,
         None => {
             let user = user.id;
-            db::run(&state.pool, move |conn| Ok(events::last_id(conn, user)?)).await?
+            db::run_as::<_, ApiError, _>(&state.pool, move |conn| Ok(events::last_id(conn, user)?))
+                .await?
         }
     };
     let feed = FeedStream {
@@ -370,7 +362,7 @@ fn encode_events(events: &[Event]) -> Bytes {
         (status = 400, response = crate::openapi::BadRequest),
         (status = 401, response = crate::openapi::Unauthorized),
         (status = 404, response = crate::openapi::NotFound),
-        (status = 429, response = TooManyStreams),
+        (status = 429, response = crate::openapi::TooManyStreams),
         (status = 503, response = crate::openapi::ServiceUnavailable),
     )
 )]
@@ -387,7 +379,7 @@ pub async fn stream_game(
     let subscription = state.notifier.subscribe_game(game_id);
     // The first read also answers 404 for an unknown game, before the
     // stream starts.
-    let (view, version) = crate::games::view_json_for(&state, game_id, Some(user.id)).await?;
+    let (view, version) = crate::games::view::view(&state.games, game_id, Some(user.id)).await?;
     let first = match known_version {
         Some(known) if known >= version => None,
         _ => Some(encode_view(version, &view)),
@@ -451,7 +443,7 @@ impl GameStream {
                 _ => {}
             }
             self.last_read = Instant::now();
-            match crate::games::view_json_for(&self.state, self.game_id, Some(self.user)).await {
+            match crate::games::view::view(&self.state.games, self.game_id, Some(self.user)).await {
                 Ok((view, version)) if version > self.version => {
                     self.version = version;
                     return Some((Ok(encode_view(version, &view)), self));
@@ -469,6 +461,7 @@ impl GameStream {
 }
 
 /// One `game` frame: the view as one line of JSON, its version as the id.
-fn encode_view(version: i64, view: &serde_json::Value) -> Bytes {
-    Bytes::from(format!("id: {version}\nevent: game\ndata: {view}\n\n"))
+fn encode_view(version: i64, view: &crate::games::GameView) -> Bytes {
+    let json = serde_json::to_string(view).unwrap_or_default();
+    Bytes::from(format!("id: {version}\nevent: game\ndata: {json}\n\n"))
 }

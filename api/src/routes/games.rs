@@ -10,20 +10,23 @@ use std::time::Duration;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use domain::{Action, Piece, Placement, Rescue, Square};
-use serde_json::Value;
+use domain::{Piece, Placement, Rescue, Square};
+use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;
 use uuid::Uuid;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ProblemKind};
+use crate::games::answers::{self, GameView, MoveAnswer, MoveHistory};
+use crate::games::list::GamePage;
+use crate::games::play::MoveInput;
 use crate::games::requests::{
     CreateGameRequest, DrawRequest, JsonObject, ListQuery, MoveRequest, SetupRequest, ViewQuery,
 };
-use crate::games::service::{self, GamePage, MoveInput, Precondition, SetupSource};
-use crate::games::view::{self, GameView, MoveAnswer, MoveHistory};
-use crate::games::write::{Answer, Idempotency};
-use crate::problem_response;
+use crate::games::setup::SetupSource;
+use crate::games::step::Precondition;
+use crate::games::{self, written, Answered, Caller, GameError, Idempotency};
+use crate::openapi::{GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -44,83 +47,96 @@ pub fn configure(cfg: &mut ServiceConfig) {
 const MAX_WAIT_SECONDS: u64 = 60;
 const DEFAULT_WAIT_SECONDS: u64 = 30;
 
-problem_response!(
-    GameConflict,
-    ProblemKind::WrongPhase,
-    409,
-    "Not possible now: `wrong_phase` (e.g. a move before play starts or after it ended, \
-     a draw answer without an offer, joining a full game), `not_your_turn`, or \
-     `version_conflict` (a stale `expected_version`)",
-    "play has not started yet"
-);
-problem_response!(
-    MoveRejected,
-    ProblemKind::IllegalMove,
-    422,
-    "The move breaks a rule: `illegal_move` or `two_square_rule`; or `validation_failed` \
-     (a bad square or piece name), or `idempotency_key_reused`",
-    "a scout cannot pass through the lake at d5"
-);
-problem_response!(
-    SetupRejected,
-    ProblemKind::InvalidSetup,
-    422,
-    "`invalid_setup`: the setup is refused as a whole; the `problems` member lists every \
-     problem (`unknown_piece`, `bad_square`, `outside_zone`, `lake`, `duplicate_square`, \
-     `wrong_count`). Also `validation_failed` for a body that is neither a placement nor \
-     a random request, or `idempotency_key_reused`",
-    "the setup has 2 problems: a5 is outside your setup zone; 7 scouts instead of 8"
-);
-problem_response!(
-    GameUnprocessable,
-    ProblemKind::ValidationFailed,
-    422,
-    "`validation_failed` (a value out of range, an unknown user or field) or \
-     `idempotency_key_reused` (the same Idempotency-Key with another request)",
-    "days_per_move must be between 1 and 14, not 30"
-);
-problem_response!(
-    StaleIfMatch,
-    ProblemKind::VersionConflict,
-    412,
-    "`version_conflict`: `If-Match` does not carry the current ETag of the game",
-    "If-Match does not name the current version of the game; reload it"
-);
-
-fn idempotency(
-    req: &HttpRequest,
-    body: &impl serde::Serialize,
-) -> Result<Option<Idempotency>, ApiError> {
-    Idempotency::from_request(req, body)
+fn caller(user: &AuthUser) -> Caller {
+    Caller {
+        id: user.id,
+        name: user.username.clone(),
+    }
 }
 
-/// Sends an answer, with the `ETag` of the caller's view it contains. A
-/// refusal replayed for a repeated `Idempotency-Key` goes out as the problem
-/// document it was.
-fn respond(answer: Answer, game_id: Uuid, user: Uuid) -> HttpResponse {
-    if answer.status.is_client_error() {
-        return HttpResponse::build(answer.status)
-            .insert_header((header::CONTENT_TYPE, crate::error::PROBLEM_JSON))
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .body(answer.body.to_string());
+/// The request's `Idempotency-Key`, with what the request looked like and
+/// the status a success is answered with.
+fn idempotency(
+    req: &HttpRequest,
+    body: &impl Serialize,
+    success: StatusCode,
+) -> Result<Option<Idempotency>, ApiError> {
+    let Some(value) = req.headers().get("idempotency-key") else {
+        return Ok(None);
+    };
+    let key = value.to_str().unwrap_or_default();
+    let request = format!("{} {}", req.method(), req.path());
+    Ok(Some(Idempotency::new(
+        key,
+        &request,
+        body,
+        success.as_u16(),
+    )?))
+}
+
+/// Sends a command's answer: a fresh one as JSON with the `ETag` of the
+/// caller's view it contains, or a replayed one as it was first sent (a
+/// refusal as the problem document it was).
+fn respond<T: Serialize>(answered: Answered<T>, success: StatusCode, user: Uuid) -> HttpResponse {
+    match answered {
+        Answered::Written(written) => HttpResponse::build(success)
+            .insert_header((header::CACHE_CONTROL, "private, no-cache"))
+            .insert_header((
+                header::ETAG,
+                answers::etag(written.game_id, written.version, Some(user)),
+            ))
+            .json(written.value),
+        Answered::Replayed(replayed) => {
+            let status = StatusCode::from_u16(replayed.status).unwrap_or(success);
+            let mut response = HttpResponse::build(status);
+            if status.is_client_error() {
+                response
+                    .insert_header((header::CONTENT_TYPE, crate::error::PROBLEM_JSON))
+                    .insert_header((header::CACHE_CONTROL, "no-store"));
+            } else {
+                response
+                    .insert_header((header::CONTENT_TYPE, "application/json"))
+                    .insert_header((header::CACHE_CONTROL, "private, no-cache"));
+                if let Some((game_id, version)) = replayed.game {
+                    response
+                        .insert_header((header::ETAG, answers::etag(game_id, version, Some(user))));
+                }
+            }
+            response.body(replayed.body)
+        }
     }
-    let version = answer
-        .body
-        .get("version")
-        .or_else(|| answer.body.get("game").and_then(|g| g.get("version")))
-        .and_then(Value::as_i64);
-    let mut response = HttpResponse::build(answer.status);
-    response.insert_header((header::CACHE_CONTROL, "private, no-cache"));
-    if let Some(version) = version {
-        let id = answer
-            .body
-            .get("id")
-            .and_then(Value::as_str)
-            .and_then(|s| Uuid::parse_str(s).ok())
-            .unwrap_or(game_id);
-        response.insert_header((header::ETAG, view::etag(id, version, Some(user))));
+}
+
+/// Turns a command's result into the response; a refusal sent with an
+/// `Idempotency-Key` is remembered, so that a retry gets the same answer.
+async fn finish<T: Serialize>(
+    state: &AppState,
+    user: Uuid,
+    idem: Option<&Idempotency>,
+    result: Result<Answered<T>, GameError>,
+    success: StatusCode,
+) -> Result<HttpResponse, ApiError> {
+    match result {
+        Ok(answered) => Ok(respond(answered, success, user)),
+        Err(error) => {
+            let error = ApiError::from(error);
+            if let (Some(idem), ApiError::Problem(problem)) = (idem, &error) {
+                if problem.status.is_client_error()
+                    && problem.kind != ProblemKind::IdempotencyKeyReused
+                {
+                    written::remember_refusal(
+                        &state.games,
+                        user,
+                        idem,
+                        problem.status.as_u16(),
+                        error.body_text(),
+                    )
+                    .await;
+                }
+            }
+            Err(error)
+        }
     }
-    response.json(answer.body)
 }
 
 /// Create a game: an open seat anyone may take, or a challenge to a named user.
@@ -149,9 +165,9 @@ pub async fn create_game(
     body: web::Json<JsonObject<CreateGameRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner().into_inner();
-    let idem = idempotency(&req, &body)?;
-    let answer = service::create(&state, &user, body, idem).await?;
-    Ok(respond(answer, Uuid::nil(), user.id))
+    let idem = idempotency(&req, &body, StatusCode::CREATED)?;
+    let result = games::create::create(&state.games, &caller(&user), body, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::CREATED).await
 }
 
 /// List games: filter by `status`, your games (`mine`), or the games waiting
@@ -175,7 +191,7 @@ pub async fn list_games(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<GamePage>, ApiError> {
     Ok(web::Json(
-        service::list(&state, user.id, query.into_inner()).await?,
+        games::list::list(&state.games, user.id, query.into_inner()).await?,
     ))
 }
 
@@ -222,17 +238,17 @@ pub async fn get_game(
         let waiter = state
             .notifier
             .wait_for_game_version(id, after, Duration::from_secs(seconds));
-        if service::version_of(&state, id).await? <= after {
+        if games::view::version_of(&state.games, id).await? <= after {
             waiter.await;
         }
     }
-    let (view, version) = service::view_for(&state, id, Some(user.id)).await?;
-    let tag = view::etag(id, version, Some(user.id));
+    let (view, version) = games::view::view(&state.games, id, Some(user.id)).await?;
+    let tag = answers::etag(id, version, Some(user.id));
     let unchanged = req
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| view::tag_matches(v, &tag));
+        .is_some_and(|v| answers::tag_matches(v, &tag));
     let mut response = if unchanged {
         HttpResponse::build(StatusCode::NOT_MODIFIED)
     } else {
@@ -269,7 +285,7 @@ pub async fn list_moves(
     id: web::Path<Uuid>,
 ) -> Result<web::Json<MoveHistory>, ApiError> {
     Ok(web::Json(
-        service::history(&state, id.into_inner(), Some(user.id)).await?,
+        games::history::history(&state.games, id.into_inner(), Some(user.id)).await?,
     ))
 }
 
@@ -301,9 +317,9 @@ pub async fn join_game(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let idem = idempotency(&req, &())?;
-    let answer = service::join(&state, &user, id, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let result = games::join::join(&state.games, &caller(&user), id, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
 /// Decline a challenge addressed to you; the game ends `aborted`.
@@ -334,9 +350,9 @@ pub async fn decline_game(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let idem = idempotency(&req, &())?;
-    let answer = service::decline(&state, &user, id, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let result = games::decline::decline(&state.games, &caller(&user), id, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
 /// Abort a game before play starts (either player; the creator cancels a
@@ -368,9 +384,9 @@ pub async fn abort_game(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let idem = idempotency(&req, &())?;
-    let answer = service::abort(&state, &user, id, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let result = games::abort::abort(&state.games, &caller(&user), id, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
 /// Place (or replace) your secret setup: the whole army inside your own
@@ -417,7 +433,7 @@ pub async fn place_setup(
         }),
         ..body.clone()
     };
-    let idem = idempotency(&req, &canonical)?;
+    let idem = idempotency(&req, &canonical, StatusCode::OK)?;
     let source =
         match (body.placement, body.random, body.seed) {
             (Some(placement), None, None) => SetupSource::Placement(placement),
@@ -436,8 +452,9 @@ pub async fn place_setup(
                 "send a placement ({\"placement\": {\"a1\": \"flag\", ...}}) or {\"random\": true}",
             )),
         };
-    let answer = service::place_setup(&state, &user, id, source, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let result =
+        games::setup::place_setup(&state.games, &caller(&user), id, source, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
 fn square(name: &str) -> Result<Square, ApiError> {
@@ -482,7 +499,7 @@ pub async fn play_move(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let body = body.into_inner().into_inner();
-    let idem = idempotency(&req, &body)?;
+    let idem = idempotency(&req, &body, StatusCode::OK)?;
     let rescue = match &body.rescue {
         None => None,
         Some(r) => Some(Rescue {
@@ -503,11 +520,19 @@ pub async fn play_move(
         .map(|v| v.to_str().unwrap_or_default().to_owned());
     let precondition = match (body.expected_version, if_match) {
         (Some(version), _) => Some(Precondition::Version(version)),
-        (None, Some(tag)) => Some(Precondition::IfMatch(tag)),
+        (None, Some(tag)) => Some(Precondition::Tag(tag)),
         (None, None) => None,
     };
-    let answer = service::play_move(&state, &user, id, input, precondition, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let result = games::play::play_move(
+        &state.games,
+        &caller(&user),
+        id,
+        input,
+        precondition,
+        idem.clone(),
+    )
+    .await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
 /// Resign: the opponent wins (`resignation`).
@@ -538,9 +563,9 @@ pub async fn resign_game(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let idem = idempotency(&req, &())?;
-    let answer = service::non_move_action(&state, &user, id, Action::Resign, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let result = games::resign::resign(&state.games, &caller(&user), id, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
 /// Offer a draw, or accept or decline the opponent's offer (RULES.md: an
@@ -577,8 +602,8 @@ pub async fn draw_game(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     let body = body.into_inner().into_inner();
-    let idem = idempotency(&req, &body)?;
-    let action = service::draw_action(body.action);
-    let answer = service::non_move_action(&state, &user, id, action, idem).await?;
-    Ok(respond(answer, id, user.id))
+    let idem = idempotency(&req, &body, StatusCode::OK)?;
+    let result =
+        games::draw::draw(&state.games, &caller(&user), id, body.action, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }

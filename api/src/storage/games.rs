@@ -1,4 +1,4 @@
-//! The `games`, `game_actions` and `idempotency_keys` tables.
+//! The `games` and `game_actions` tables.
 //!
 //! A game is one row holding its current state; every change rewrites the
 //! row with a versioned `UPDATE ... WHERE id = ? AND version = ?` (zero rows
@@ -7,10 +7,56 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::db::DbConnection;
-use crate::schema::{game_actions, games, idempotency_keys, users};
+use crate::schema::{game_actions, games, users};
+
+// The `status` column is read and written only through this type
+// (docs/lifecycle.md); it is also the `status` clients see.
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Created; a seat is open or a challenge is not yet accepted.
+    Waiting,
+    /// Both seated; setups are being placed.
+    Setup,
+    Playing,
+    Finished,
+    /// Ended before play started (cancelled, declined, or a setup never came).
+    Aborted,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::Waiting,
+        Status::Setup,
+        Status::Playing,
+        Status::Finished,
+        Status::Aborted,
+    ];
+
+    /// The column value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Setup => "setup",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// The statuses with a running clock (a deadline that can pass).
+    const CLOCKED: [&'static str; 2] = [Status::Setup.as_str(), Status::Playing.as_str()];
+}
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = games, treat_none_as_null = true)]
@@ -49,17 +95,6 @@ pub struct ActionRow {
     pub color: String,
     pub action: String,
     pub record: Option<String>,
-    pub created_at: NaiveDateTime,
-}
-
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = idempotency_keys)]
-pub struct IdempotencyRow {
-    pub user_id: String,
-    pub idempotency_key: String,
-    pub fingerprint: String,
-    pub response_status: i32,
-    pub response_body: String,
     pub created_at: NaiveDateTime,
 }
 
@@ -119,7 +154,7 @@ pub fn overdue(
     limit: i64,
 ) -> QueryResult<Vec<String>> {
     games::table
-        .filter(games::status.eq_any(["setup", "playing"]))
+        .filter(games::status.eq_any(Status::CLOCKED))
         .filter(games::deadline.le(now))
         .order((games::deadline.asc(), games::id.asc()))
         .limit(limit)
@@ -132,7 +167,7 @@ pub fn overdue(
 pub fn is_overdue(conn: &mut DbConnection, id: &str, now: NaiveDateTime) -> QueryResult<bool> {
     let found: Option<String> = games::table
         .filter(games::id.eq(id))
-        .filter(games::status.eq_any(["setup", "playing"]))
+        .filter(games::status.eq_any(Status::CLOCKED))
         .filter(games::deadline.le(now))
         .select(games::id)
         .first(conn)
@@ -160,7 +195,7 @@ pub enum ListOrder {
 /// Filters of `GET /games`.
 #[derive(Debug, Clone)]
 pub struct ListFilter {
-    pub status: Option<String>,
+    pub status: Option<Status>,
     /// Only games where this user is a player, the creator or challenged.
     pub mine: Option<String>,
     /// Only games where this user must act: their move, or their setup.
@@ -174,7 +209,7 @@ pub struct ListFilter {
 pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<GameRow>> {
     let mut query = games::table.select(GameRow::as_select()).into_boxed();
     if let Some(status) = &filter.status {
-        query = query.filter(games::status.eq(status.clone()));
+        query = query.filter(games::status.eq(status.as_str()));
     }
     if let Some(user) = &filter.mine {
         query = query.filter(
@@ -187,13 +222,13 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
     }
     if let Some(user) = &filter.my_turn {
         let red_to_move = games::turn
-            .eq("red")
+            .eq(domain::Color::Red.name())
             .and(games::red_user_id.eq(user.clone()));
         let blue_to_move = games::turn
-            .eq("blue")
+            .eq(domain::Color::Blue.name())
             .and(games::blue_user_id.eq(user.clone()));
         let playing = games::status
-            .eq("playing")
+            .eq(Status::Playing.as_str())
             .and(red_to_move.or(blue_to_move));
         let red_setup_missing = games::red_user_id
             .eq(user.clone())
@@ -202,7 +237,7 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
             .eq(user.clone())
             .and(games::blue_setup.is_null());
         let setup = games::status
-            .eq("setup")
+            .eq(Status::Setup.as_str())
             .and(red_setup_missing.or(blue_setup_missing));
         query = query.filter(playing.or(setup));
     }
@@ -230,42 +265,4 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
         }
     }
     query.limit(filter.limit).load(conn)
-}
-
-pub fn find_idempotency(
-    conn: &mut DbConnection,
-    user_id: &str,
-    key: &str,
-) -> QueryResult<Option<IdempotencyRow>> {
-    idempotency_keys::table
-        .find((user_id, key))
-        .select(IdempotencyRow::as_select())
-        .first(conn)
-        .optional()
-}
-
-/// Stores an answer; `Ok(false)` if the key is already taken (a concurrent
-/// request with the same key got there first).
-pub fn insert_idempotency(conn: &mut DbConnection, row: &IdempotencyRow) -> QueryResult<bool> {
-    match diesel::insert_into(idempotency_keys::table)
-        .values(row)
-        .execute(conn)
-    {
-        Ok(_) => Ok(true),
-        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
-        Err(other) => Err(other),
-    }
-}
-
-/// Forgets one user's key (an expired one, before it is reused).
-pub fn delete_idempotency(conn: &mut DbConnection, user_id: &str, key: &str) -> QueryResult<()> {
-    diesel::delete(idempotency_keys::table.find((user_id, key)))
-        .execute(conn)
-        .map(|_| ())
-}
-
-/// Forgets every key stored before `before`; returns how many.
-pub fn purge_idempotency(conn: &mut DbConnection, before: NaiveDateTime) -> QueryResult<usize> {
-    diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
-        .execute(conn)
 }

@@ -2,6 +2,7 @@
 //! and are called inside `db::run`, never on an HTTP worker.
 
 pub mod games;
+pub mod idempotency;
 pub mod refresh_tokens;
 pub mod users;
 

@@ -707,7 +707,7 @@ backend_tests! {
             writers.push(tokio::spawn(async move {
                 let mut ids = Vec::new();
                 for ply in 0..10u32 {
-                    let id = api::db::run(&pool, move |conn| {
+                    let id = api::db::run_as::<_, api::ApiError, _>(&pool, move |conn| {
                         api::db::write_transaction(conn, |conn| {
                             Ok::<_, api::ApiError>(api::events::record(
                                 conn,
@@ -758,7 +758,7 @@ backend_tests! {
             let pool = app.pool.clone();
             let now = api::clock::Clock::now(&*app.clock);
             async move {
-                api::db::run(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
+                api::db::run_as::<_, api::ApiError, _>(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
                     .await
                     .unwrap()
             }
@@ -779,7 +779,7 @@ backend_tests! {
         // The next event continues the numbering: 3, not 1.
         let user: uuid::Uuid = bo.id.parse().unwrap();
         let now = api::clock::Clock::now(&*app.clock);
-        let id = api::db::run(&app.pool, move |conn| {
+        let id = api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
             api::db::write_transaction(conn, |conn| {
                 Ok::<_, api::ApiError>(api::events::record(
                     conn,

@@ -11,7 +11,7 @@ use crate::harness::{assert_problem, spawn_app_with, Backend, TestApp};
 async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
     use api::schema::game_actions;
     let id = id.to_owned();
-    api::db::run(&app.pool, move |conn| {
+    api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
         Ok(game_actions::table
             .filter(game_actions::game_id.eq(id))
             .order(game_actions::seq)
@@ -106,7 +106,7 @@ async fn background_sweep(backend: Backend) {
     let mut finished = false;
     for _ in 0..100 {
         let id = game.id.clone();
-        let status = api::db::run(&app.pool, move |conn| {
+        let status = api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
             use api::schema::games;
             Ok(games::table
                 .find(id)

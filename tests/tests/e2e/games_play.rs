@@ -15,7 +15,7 @@ use crate::harness::{assert_problem, TestApp};
 async fn assert_logs_replay(app: &TestApp) -> usize {
     use api::schema::{game_actions, games};
     use api::storage::games::{ActionRow, GameRow};
-    let (rows, actions) = api::db::run(&app.pool, |conn| {
+    let (rows, actions) = api::db::run_as::<_, api::ApiError, _>(&app.pool, |conn| {
         let rows: Vec<GameRow> = games::table
             .filter(games::state.is_not_null())
             .select(GameRow::as_select())
@@ -33,8 +33,8 @@ async fn assert_logs_replay(app: &TestApp) -> usize {
         let mut game = Game::new(
             record.variant,
             record.rules,
-            record.red_setup.clone().unwrap(),
-            record.blue_setup.clone().unwrap(),
+            record.setups.get(Color::Red).cloned().unwrap(),
+            record.setups.get(Color::Blue).cloned().unwrap(),
         )
         .unwrap();
         let mut last_seq = 0;
@@ -50,7 +50,7 @@ async fn assert_logs_replay(app: &TestApp) -> usize {
                 .map(|r| serde_json::from_str::<domain::MoveRecord>(r).unwrap());
             assert_eq!(applied.record, logged);
         }
-        assert_eq!(Some(&game), record.game.as_ref(), "game {}", row.id);
+        assert_eq!(Some(&game), record.game(), "game {}", row.id);
         assert_eq!(row.ply, game.ply() as i32);
     }
     rows.len()

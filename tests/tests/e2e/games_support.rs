@@ -318,7 +318,7 @@ pub async fn text_of(response: Response) -> (u16, String) {
 /// harness parks the background task, so only the test sweeps).
 pub async fn sweep(app: &TestApp) -> usize {
     use api::clock::Clock;
-    api::games::service::sweep_overdue(&app.pool, app.clock.now(), None)
+    api::games::clock::sweep_overdue(&app.pool, app.clock.now(), None)
         .await
         .unwrap()
 }

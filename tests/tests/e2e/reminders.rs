@@ -315,7 +315,7 @@ async fn send_concurrently(app: &TestApp, senders: usize) -> Vec<String> {
     for _ in 0..senders {
         let pool = app.pool.clone();
         tasks.push(tokio::spawn(async move {
-            api::db::run(&pool, move |conn| {
+            api::db::run_as::<_, api::ApiError, _>(&pool, move |conn| {
                 api::events::reminder::send_due(conn, now, 25)
             })
             .await

@@ -1,15 +1,12 @@
-//! Where game changes meet the event feed (issue #5): every notice is
-//! recorded inside the transaction of the change it reports, and the
-//! listeners are woken after the commit.
+//! Who is told what when a game changes: the events a change produces, as
+//! typed payloads for each recipient. They are stored inside the change's
+//! own transaction (docs/architecture.md), so an event exists exactly when
+//! its change does.
 
-use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::model::GameRecord;
-use super::write::Change;
-use crate::db::DbConnection;
-use crate::events::{self as feed, AbortReason, EventPayload};
-use crate::state::AppState;
+use super::record::GameRecord;
+use crate::events::{AbortReason, EventPayload};
 
 /// One event for one user.
 #[derive(Debug, Clone)]
@@ -68,29 +65,22 @@ pub fn game_aborted(record: &GameRecord, aborter: Option<(Uuid, &str)>) -> Vec<N
         .collect()
 }
 
-/// Stores the notices (inside the caller's transaction).
-pub fn record(
-    conn: &mut DbConnection,
-    now: DateTime<Utc>,
-    notices: &[Notice],
-) -> Result<(), diesel::result::Error> {
-    if notices.is_empty() {
-        return Ok(());
-    }
-    let events: Vec<(Uuid, EventPayload)> =
-        notices.iter().map(|n| (n.to, n.payload.clone())).collect();
-    feed::record_all(conn, now, &events).map(|_| ())
-}
-
-/// Wakes long polls and streams after the commit.
-pub fn notify(state: &AppState, change: &Change) {
-    if let Some((game_id, version)) = change.game {
-        state.notifier.game_changed(game_id, version);
-    }
-    let mut users: Vec<Uuid> = change.notices.iter().map(|n| n.to).collect();
-    users.sort();
-    users.dedup();
-    for user in users {
-        state.notifier.user_event(user);
+/// `game_finished` for both players, if the game is over.
+pub fn game_finished(record: &GameRecord) -> Vec<Notice> {
+    match record.result() {
+        Some(result) => record
+            .players()
+            .into_iter()
+            .map(|u| {
+                Notice::new(
+                    u,
+                    EventPayload::GameFinished {
+                        game_id: record.id,
+                        result,
+                    },
+                )
+            })
+            .collect(),
+        None => Vec::new(),
     }
 }

@@ -1,0 +1,296 @@
+//! What a caller receives about a game: typed answers, turned into JSON by
+//! the routes. Everything about the board comes from the domain's
+//! per-viewer views (`View`, `MoveView`, `Setups::view`: types only the
+//! domain can build, that cannot hold a rank the viewer may not know).
+//! Nothing here reads the full state.
+
+use chrono::{DateTime, Utc};
+use domain::{
+    ByColor, Captured, Color, GameResult, Move, MoveView, PieceView, Rules, Variant, Viewer,
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::docs::{
+    CapturedDoc, ColorDoc, GameResultDoc, MoveDoc, MoveViewDoc, PieceViewDoc, RulesDoc, VariantDoc,
+};
+use super::record::GameRecord;
+use crate::storage::games::Status;
+
+pub use super::fetch::Names;
+
+/// A user taking part in a game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerRef {
+    pub id: Uuid,
+    pub username: String,
+}
+
+/// Who sits on each side (`null`: the seat is still open).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Players {
+    pub red: Option<PlayerRef>,
+    pub blue: Option<PlayerRef>,
+}
+
+/// Whether each player's setup is in (public; the setups themselves are not).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct SetupDone {
+    pub red: bool,
+    pub blue: bool,
+}
+
+/// Rescues made so far by each player.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct RescuesUsed {
+    pub red: u8,
+    pub blue: u8,
+}
+
+/// The game as one caller may see it (a player, or a spectator). It never
+/// holds a rank the caller may not know: an opponent's unrevealed piece has
+/// `piece: null`; before play starts `board` shows only the caller's own
+/// setup (spectators see no pieces then); once the game is finished every
+/// piece is revealed to everyone.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameView {
+    pub id: Uuid,
+    #[schema(value_type = VariantDoc)]
+    pub variant: Variant,
+    /// The complete rules in force.
+    #[schema(value_type = RulesDoc)]
+    pub rules: Rules,
+    pub status: Status,
+    /// +1 with every change to the game.
+    pub version: i64,
+    /// Plies played so far.
+    pub ply: u32,
+    /// Whose move it is (`null` before play starts; when finished: who would
+    /// have moved next).
+    #[schema(value_type = Option<ColorDoc>)]
+    pub turn: Option<Color>,
+    /// The caller's color; `null` for a spectator.
+    #[schema(value_type = Option<ColorDoc>)]
+    pub you: Option<Color>,
+    pub players: Players,
+    /// Occupied squares only, `a1` .. `j10`.
+    #[schema(value_type = Vec<PieceViewDoc>)]
+    pub board: Vec<PieceView>,
+    /// Pieces of each color removed from the board: the ranks the caller
+    /// knows, in capture order, then `null` for each rank the caller may
+    /// not know (only under `silent_defense`).
+    #[schema(value_type = CapturedDoc)]
+    pub captured: Captured,
+    #[schema(value_type = Option<MoveViewDoc>)]
+    pub last_move: Option<MoveView>,
+    /// Present, and complete, only when it is the caller's turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<MoveDoc>>)]
+    pub legal_moves: Option<Vec<Move>>,
+    /// When the current move (or the setup phase) must be done by; the
+    /// player who misses it loses (a missing setup aborts the game).
+    pub deadline: Option<DateTime<Utc>>,
+    #[schema(value_type = Option<GameResultDoc>)]
+    pub result: Option<GameResult>,
+    pub setup_done: SetupDone,
+    /// The color with a pending draw offer.
+    #[schema(value_type = Option<ColorDoc>)]
+    pub draw_offer: Option<Color>,
+    pub days_per_move: i32,
+    pub creator: PlayerRef,
+    /// The user a challenge is addressed to (`null`: an open seat).
+    pub opponent: Option<PlayerRef>,
+    pub rescues_used: RescuesUsed,
+    /// Plies since the last battle (for `max_plies_without_battle`).
+    pub plies_without_battle: u32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A game in a list: public facts only, no board.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: Uuid,
+    #[schema(value_type = VariantDoc)]
+    pub variant: Variant,
+    #[schema(value_type = RulesDoc)]
+    pub rules: Rules,
+    pub status: Status,
+    pub version: i64,
+    pub ply: u32,
+    #[schema(value_type = Option<ColorDoc>)]
+    pub turn: Option<Color>,
+    pub players: Players,
+    pub creator: PlayerRef,
+    pub opponent: Option<PlayerRef>,
+    pub days_per_move: i32,
+    pub deadline: Option<DateTime<Utc>>,
+    #[schema(value_type = Option<GameResultDoc>)]
+    pub result: Option<GameResult>,
+    pub setup_done: SetupDone,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The answer to a move: the move as the mover sees it, and the mover's new
+/// view of the game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MoveAnswer {
+    #[serde(rename = "move")]
+    #[schema(value_type = MoveViewDoc)]
+    pub move_: MoveView,
+    pub game: GameView,
+}
+
+/// The move history as the caller may see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MoveHistory {
+    pub game_id: Uuid,
+    pub version: i64,
+    #[schema(value_type = Vec<MoveViewDoc>)]
+    pub moves: Vec<MoveView>,
+}
+
+fn player_ref(names: &Names, id: Uuid) -> PlayerRef {
+    PlayerRef {
+        id,
+        username: names.get(&id).cloned().unwrap_or_default(),
+    }
+}
+
+fn players(record: &GameRecord, names: &Names) -> Players {
+    Players {
+        red: record.red.map(|u| player_ref(names, u)),
+        blue: record.blue.map(|u| player_ref(names, u)),
+    }
+}
+
+fn setup_done(record: &GameRecord) -> SetupDone {
+    let done = record.setups.done();
+    SetupDone {
+        red: done.red,
+        blue: done.blue,
+    }
+}
+
+/// The caller's view of the game.
+pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> GameView {
+    let you = user.and_then(|u| record.color_of(u));
+    let mut view = GameView {
+        id: record.id,
+        variant: record.variant,
+        rules: record.rules,
+        status: record.status(),
+        version: record.version,
+        ply: 0,
+        turn: None,
+        you,
+        players: players(record, names),
+        board: Vec::new(),
+        captured: ByColor::default(),
+        last_move: None,
+        legal_moves: None,
+        deadline: record.deadline,
+        result: None,
+        setup_done: setup_done(record),
+        draw_offer: None,
+        days_per_move: record.days_per_move,
+        creator: player_ref(names, record.creator),
+        opponent: record.challenged.map(|u| player_ref(names, u)),
+        rescues_used: RescuesUsed { red: 0, blue: 0 },
+        plies_without_battle: 0,
+        created_at: record.created_at,
+        updated_at: record.updated_at,
+    };
+    match record.game() {
+        Some(game) => {
+            let seen = game.view(Viewer::from_color(you));
+            view.ply = seen.ply;
+            view.turn = Some(seen.turn);
+            view.board = seen.board;
+            view.captured = seen.captured;
+            view.last_move = seen.last_move;
+            view.legal_moves = seen.legal_moves;
+            view.result = seen.result;
+            view.draw_offer = seen.draw_offer;
+            view.rescues_used = RescuesUsed {
+                red: seen.rescues_used.red,
+                blue: seen.rescues_used.blue,
+            };
+            view.plies_without_battle = seen.plies_without_battle;
+        }
+        None => view.board = record.setups.view(Viewer::from_color(you)),
+    }
+    view
+}
+
+pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
+    GameSummary {
+        id: record.id,
+        variant: record.variant,
+        rules: record.rules,
+        status: record.status(),
+        version: record.version,
+        ply: record.game().map_or(0, domain::Game::ply),
+        turn: record.turn(),
+        players: players(record, names),
+        creator: player_ref(names, record.creator),
+        opponent: record.challenged.map(|u| player_ref(names, u)),
+        days_per_move: record.days_per_move,
+        deadline: record.deadline,
+        result: record.result(),
+        setup_done: setup_done(record),
+        created_at: record.created_at,
+        updated_at: record.updated_at,
+    }
+}
+
+/// The `ETag` of a view: an opaque hash of game id, version and viewer, so
+/// it tells nothing else (and nothing about the board).
+pub fn etag(game: Uuid, version: i64, viewer: Option<Uuid>) -> String {
+    let viewer = viewer.map_or_else(|| "-".to_owned(), |u| u.to_string());
+    let digest = Sha256::digest(format!("{game}:{version}:{viewer}").as_bytes());
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+/// Whether an `If-Match` / `If-None-Match` header value names `tag`
+/// (a comma-separated list, `*`, weak tags compared weakly).
+pub fn tag_matches(header: &str, tag: &str) -> bool {
+    header.split(',').map(str::trim).any(|candidate| {
+        candidate == "*" || candidate.strip_prefix("W/").unwrap_or(candidate) == tag
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn etags_are_opaque_and_per_viewer() {
+        let game = Uuid::new_v4();
+        let (ann, bob) = (Uuid::new_v4(), Uuid::new_v4());
+        let tag = etag(game, 7, Some(ann));
+        assert_eq!(tag.len(), 34);
+        assert!(tag.starts_with('"') && tag.ends_with('"'));
+        assert!(!tag.contains(&game.to_string()) && !tag.contains(&ann.to_string()));
+        assert_eq!(tag, etag(game, 7, Some(ann)));
+        assert_ne!(tag, etag(game, 8, Some(ann)));
+        assert_ne!(tag, etag(game, 7, Some(bob)));
+        assert_ne!(tag, etag(game, 7, None));
+    }
+
+    #[test]
+    fn tags_match_in_lists_weakly_and_by_star() {
+        let tag = "\"abc\"";
+        assert!(tag_matches("\"abc\"", tag));
+        assert!(tag_matches("W/\"abc\"", tag));
+        assert!(tag_matches("\"x\", \"abc\"", tag));
+        assert!(tag_matches("*", tag));
+        assert!(!tag_matches("\"abd\"", tag));
+        assert!(!tag_matches("abc", tag));
+    }
+}

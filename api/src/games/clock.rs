@@ -1,0 +1,167 @@
+//! The correspondence clock (docs/lifecycle.md): a game whose deadline has
+//! passed ends, as a timeout loss for the player to move, or `aborted` when
+//! a setup never came. [`settle`] does it lazily before any read or write
+//! of a game, so no answer depends on when the sweep last ran; [`sweep`]
+//! ends every overdue game, from a background task in every process (each
+//! game is ended by exactly one versioned write, whoever gets there first).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use domain::Action;
+use uuid::Uuid;
+
+use super::error::GameError;
+use super::notices;
+use super::record::{GameRecord, Phase};
+use super::step::{after_play, save};
+use super::written::{self, Failed};
+use super::Context;
+use crate::clock::Clock;
+use crate::db::{self, DbConnection, DbPool};
+use crate::events::{self, Notifier};
+use crate::storage::games as store;
+use crate::storage::to_db_time;
+
+/// Ends `game_id` if its deadline has passed.
+pub async fn settle(ctx: &Context, game_id: Uuid) -> Result<(), GameError> {
+    let now = ctx.clock.now();
+    // Only the status and deadline columns: this runs before every read
+    // and write of a game, which then loads the game itself.
+    let overdue = db::run_as(&ctx.pool, move |conn| {
+        Ok::<_, GameError>(store::is_overdue(
+            conn,
+            &game_id.to_string(),
+            to_db_time(now),
+        )?)
+    })
+    .await?;
+    if overdue {
+        expire(&ctx.pool, now, game_id, Some(&ctx.notifier)).await?;
+    }
+    Ok(())
+}
+
+/// Ends every game whose deadline is before `now`. Returns how many games
+/// THIS call ended. `notifier`: who to wake (none in tools and tests).
+pub async fn sweep_overdue(
+    pool: &DbPool,
+    now: DateTime<Utc>,
+    notifier: Option<&Notifier>,
+) -> Result<usize, GameError> {
+    const BATCH: i64 = 100;
+    let mut ended = 0;
+    loop {
+        let ids = db::run_as(pool, move |conn| {
+            Ok::<_, GameError>(store::overdue(conn, to_db_time(now), BATCH)?)
+        })
+        .await?;
+        let mut progress = false;
+        for id in &ids {
+            let Ok(id) = Uuid::parse_str(id) else {
+                continue;
+            };
+            if expire(pool, now, id, notifier).await? {
+                ended += 1;
+                progress = true;
+            }
+        }
+        // Fewer than a batch: done. No progress: other processes are
+        // ending these games; leave them to it.
+        if (ids.len() as i64) < BATCH || !progress {
+            return Ok(ended);
+        }
+    }
+}
+
+/// Ends one overdue game; `false` if it was not (or no longer) overdue.
+pub async fn expire(
+    pool: &DbPool,
+    now: DateTime<Utc>,
+    game_id: Uuid,
+    notifier: Option<&Notifier>,
+) -> Result<bool, GameError> {
+    const ATTEMPTS: usize = 8;
+    for _ in 0..ATTEMPTS {
+        let outcome = db::run_as(pool, move |conn| {
+            Ok::<_, GameError>(db::write_transaction(conn, |conn| {
+                expire_in_transaction(conn, now, game_id)
+            }))
+        })
+        .await?;
+        match outcome {
+            Ok(Some((version, users))) => {
+                if let Some(notifier) = notifier {
+                    notifier.game_changed(game_id, version);
+                    for user in users {
+                        notifier.user_event(user);
+                    }
+                }
+                return Ok(true);
+            }
+            Ok(None) => return Ok(false),
+            Err(Failed::Lost) => continue,
+            Err(Failed::Refused(error)) => return Err(error),
+        }
+    }
+    Ok(false)
+}
+
+fn expire_in_transaction(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    game_id: Uuid,
+) -> Result<Option<(i64, Vec<Uuid>)>, Failed> {
+    let Some(row) = store::find(conn, &game_id.to_string())? else {
+        return Ok(None);
+    };
+    let mut record = GameRecord::from_row(&row)?;
+    if !record.is_overdue(now) {
+        return Ok(None);
+    }
+    let (log, notices) = match &mut record.phase {
+        Phase::Playing(game) => {
+            let late = game.turn();
+            game.apply(late, Action::Timeout)
+                .map_err(|e| GameError::internal(format!("timeout of game {game_id}: {e}")))?;
+            let notices = after_play(&mut record, now, None);
+            (Some((late, Action::Timeout, None)), notices)
+        }
+        _ => {
+            // A setup never came: the game did not start, so nobody loses.
+            record.phase = Phase::Aborted;
+            record.deadline = None;
+            (None, notices::game_aborted(&record, None))
+        }
+    };
+    save(conn, &mut record, now, log)?;
+    let users = written::record_notices(conn, now, &notices)?;
+    events::notify_game_in_transaction(conn, record.id, record.version)?;
+    Ok(Some((record.version, users)))
+}
+
+/// Starts the deadline sweep: every `every`, end the games whose deadline
+/// passed and forget expired idempotency keys; stops when `notifier`
+/// closes.
+pub fn spawn_sweep(pool: DbPool, clock: Arc<dyn Clock>, notifier: Notifier, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every.max(Duration::from_secs(1)));
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            if notifier.is_closed() {
+                return;
+            }
+            let now = clock.now();
+            match sweep_overdue(&pool, now, Some(&notifier)).await {
+                Ok(0) => {}
+                Ok(ended) => tracing::info!(ended, "overdue games ended"),
+                Err(error) => tracing::warn!(%error, "deadline sweep failed"),
+            }
+            if let Err(error) = written::purge_idempotency_keys(&pool, now).await {
+                tracing::warn!(%error, "purging idempotency keys failed");
+            }
+        }
+    });
+}

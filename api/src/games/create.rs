@@ -1,0 +1,108 @@
+//! `create`: a new game, as an open seat anyone may take or as a challenge
+//! to a named user (docs/lifecycle.md).
+
+use domain::Color;
+use uuid::Uuid;
+
+use super::answers::{game_view, GameView};
+use super::error::GameError;
+use super::fetch::names_for;
+use super::notices::Notice;
+use super::record::{GameRecord, Phase};
+use super::requests::{ColorChoice, CreateGameRequest, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
+use super::written::{self, Answered, Change, Idempotency};
+use super::{Caller, Context};
+use crate::auth::Username;
+use crate::events::EventPayload;
+use crate::storage::games as store;
+use crate::storage::users;
+
+pub async fn create(
+    ctx: &Context,
+    caller: &Caller,
+    request: CreateGameRequest,
+    idempotency: Option<Idempotency>,
+) -> Result<Answered<GameView>, GameError> {
+    let days = request.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
+    if !DAYS_PER_MOVE.contains(&days) {
+        return Err(GameError::invalid(format!(
+            "days_per_move must be between {} and {}, not {days}",
+            DAYS_PER_MOVE.start(),
+            DAYS_PER_MOVE.end()
+        )));
+    }
+    request
+        .rules
+        .validate()
+        .map_err(|e| GameError::invalid(e.to_string()))?;
+    let color = match request.color {
+        ColorChoice::Red => Color::Red,
+        ColorChoice::Blue => Color::Blue,
+        ColorChoice::Random if rand::random::<bool>() => Color::Red,
+        ColorChoice::Random => Color::Blue,
+    };
+    // A string that cannot be a username is not looked up: no user has it.
+    let opponent = match &request.opponent {
+        None => None,
+        Some(name) => Some(Username::parse(name).ok_or_else(|| no_such_user(name))?),
+    };
+    let game_id = Uuid::new_v4();
+    let creator = caller.id;
+    let creator_name = caller.name.clone();
+    written::commit(ctx, creator, idempotency, move |conn, now| {
+        let challenged = match &opponent {
+            None => None,
+            Some(name) => {
+                let row = users::find_by_username(conn, name.as_str())?
+                    .ok_or_else(|| no_such_user(name.as_str()))?;
+                let id = Uuid::parse_str(&row.id).map_err(GameError::internal)?;
+                if id == creator {
+                    return Err(GameError::invalid("you cannot challenge yourself").into());
+                }
+                Some(id)
+            }
+        };
+        let record = GameRecord {
+            id: game_id,
+            variant: request.variant,
+            rules: request.rules,
+            version: 1,
+            creator,
+            red: (color == Color::Red).then_some(creator),
+            blue: (color == Color::Blue).then_some(creator),
+            challenged,
+            days_per_move: days,
+            setups: domain::Setups::new(),
+            phase: Phase::Waiting,
+            deadline: None,
+            reminded_version: None,
+            created_at: now,
+            updated_at: now,
+        };
+        store::insert(conn, &record.to_row()?)?;
+        let names = names_for(conn, &[&record])?;
+        let notices = challenged
+            .map(|to| {
+                Notice::new(
+                    to,
+                    EventPayload::ChallengeReceived {
+                        game_id,
+                        from: creator_name.clone(),
+                    },
+                )
+            })
+            .into_iter()
+            .collect();
+        Ok(Change {
+            value: game_view(&record, &names, Some(creator)),
+            game_id,
+            version: record.version,
+            notices,
+        })
+    })
+    .await
+}
+
+fn no_such_user(name: &str) -> GameError {
+    GameError::invalid(format!("no user is named {name}"))
+}

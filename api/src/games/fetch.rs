@@ -1,0 +1,40 @@
+//! Reading a game and the usernames its answers mention (inside whatever
+//! transaction the caller holds).
+
+use std::collections::HashMap;
+
+use uuid::Uuid;
+
+use super::error::GameError;
+use super::record::GameRecord;
+use crate::db::DbConnection;
+use crate::storage::games as store;
+
+/// Usernames of the users an answer mentions.
+pub type Names = HashMap<Uuid, String>;
+
+pub fn load(conn: &mut DbConnection, id: Uuid) -> Result<GameRecord, GameError> {
+    let row = store::find(conn, &id.to_string())?.ok_or(GameError::NotFound)?;
+    Ok(GameRecord::from_row(&row)?)
+}
+
+pub fn names_for(conn: &mut DbConnection, records: &[&GameRecord]) -> Result<Names, GameError> {
+    let mut ids: Vec<String> = records
+        .iter()
+        .flat_map(|r| {
+            [Some(r.creator), r.red, r.blue, r.challenged]
+                .into_iter()
+                .flatten()
+        })
+        .map(|u| u.to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    let mut names = Names::new();
+    for (id, name) in store::usernames(conn, &ids)? {
+        if let Ok(id) = Uuid::parse_str(&id) {
+            names.insert(id, name);
+        }
+    }
+    Ok(names)
+}

@@ -1,0 +1,250 @@
+//! A game as the service works with it: the stored row parsed into domain
+//! types, and back. Where the game is in its life is one [`Phase`], so a
+//! game in play without its state cannot be written down.
+//!
+//! Nothing here may reach a client as it is: the setups and the game are
+//! the full truth. Views come from `domain` (docs/knowledge.md).
+
+use chrono::{DateTime, Duration, Utc};
+use domain::{Color, Game, GameResult, Rules, Setup, Setups, Variant, Viewer};
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::db::StoreError;
+use crate::storage::games::{GameRow, Status};
+use crate::storage::{from_db_time, to_db_time};
+
+/// Where a game is in its life (docs/lifecycle.md).
+#[derive(Debug, Clone)]
+pub enum Phase {
+    /// Created; a seat is open or a challenge is not yet accepted.
+    Waiting,
+    /// Both seated; setups are being placed.
+    Setup,
+    /// Both setups were in: the game, not over.
+    Playing(Box<Game>),
+    /// The game, over (it holds its result).
+    Finished(Box<Game>),
+    /// Ended before play started.
+    Aborted,
+}
+
+impl Phase {
+    pub fn status(&self) -> Status {
+        match self {
+            Phase::Waiting => Status::Waiting,
+            Phase::Setup => Status::Setup,
+            Phase::Playing(_) => Status::Playing,
+            Phase::Finished(_) => Status::Finished,
+            Phase::Aborted => Status::Aborted,
+        }
+    }
+
+    /// The game, once play has started.
+    pub fn game(&self) -> Option<&Game> {
+        match self {
+            Phase::Playing(game) | Phase::Finished(game) => Some(game),
+            Phase::Waiting | Phase::Setup | Phase::Aborted => None,
+        }
+    }
+
+    /// Play has not started: a setup may still be placed, the game aborted.
+    pub fn before_play(&self) -> bool {
+        matches!(self, Phase::Waiting | Phase::Setup)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub id: Uuid,
+    pub variant: Variant,
+    pub rules: Rules,
+    pub version: i64,
+    pub creator: Uuid,
+    pub red: Option<Uuid>,
+    pub blue: Option<Uuid>,
+    pub challenged: Option<Uuid>,
+    pub days_per_move: i32,
+    /// SECRET until play starts; kept afterwards so the log can be replayed.
+    pub setups: Setups,
+    pub phase: Phase,
+    pub deadline: Option<DateTime<Utc>>,
+    pub reminded_version: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+fn corrupt(what: &str, id: &str) -> StoreError {
+    StoreError::Corrupt(format!("game {id}: {what}"))
+}
+
+fn parse_uuid(text: &str, what: &str, id: &str) -> Result<Uuid, StoreError> {
+    Uuid::parse_str(text).map_err(|_| corrupt(what, id))
+}
+
+fn parse_opt_uuid(text: Option<&str>, what: &str, id: &str) -> Result<Option<Uuid>, StoreError> {
+    text.map(|t| parse_uuid(t, what, id)).transpose()
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+impl GameRecord {
+    pub fn from_row(row: &GameRow) -> Result<GameRecord, StoreError> {
+        let id = row.id.as_str();
+        let setup = |text: &Option<String>, what: &str| -> Result<Option<Setup>, StoreError> {
+            text.as_deref()
+                .map(|t| serde_json::from_str::<Setup>(t).map_err(|_| corrupt(what, id)))
+                .transpose()
+        };
+        let game = || -> Result<Box<Game>, StoreError> {
+            let text = row
+                .state
+                .as_deref()
+                .ok_or_else(|| corrupt("in play without a state", id))?;
+            serde_json::from_str::<Game>(text)
+                .map(Box::new)
+                .map_err(|_| corrupt("unreadable state", id))
+        };
+        let status = Status::parse(&row.status).ok_or_else(|| corrupt("unknown status", id))?;
+        let phase = match status {
+            Status::Waiting => Phase::Waiting,
+            Status::Setup => Phase::Setup,
+            Status::Playing => Phase::Playing(game()?),
+            Status::Finished => Phase::Finished(game()?),
+            Status::Aborted => Phase::Aborted,
+        };
+        Ok(GameRecord {
+            id: parse_uuid(id, "id", id)?,
+            variant: row.variant.parse().map_err(|_| corrupt("variant", id))?,
+            rules: serde_json::from_str(&row.rules).map_err(|_| corrupt("rules", id))?,
+            version: row.version,
+            creator: parse_uuid(&row.creator_id, "creator", id)?,
+            red: parse_opt_uuid(row.red_user_id.as_deref(), "red player", id)?,
+            blue: parse_opt_uuid(row.blue_user_id.as_deref(), "blue player", id)?,
+            challenged: parse_opt_uuid(row.challenged_user_id.as_deref(), "challenged user", id)?,
+            days_per_move: row.days_per_move,
+            setups: Setups::from_parts(
+                setup(&row.red_setup, "red setup")?,
+                setup(&row.blue_setup, "blue setup")?,
+            ),
+            phase,
+            deadline: row.deadline.map(from_db_time),
+            reminded_version: row.reminded_version,
+            created_at: from_db_time(row.created_at),
+            updated_at: from_db_time(row.updated_at),
+        })
+    }
+
+    pub fn to_row(&self) -> Result<GameRow, StoreError> {
+        let result = self.result();
+        let game = self.phase.game();
+        Ok(GameRow {
+            id: self.id.to_string(),
+            variant: self.variant.name().to_owned(),
+            rules: to_json(&self.rules)?,
+            status: self.status().as_str().to_owned(),
+            version: self.version,
+            creator_id: self.creator.to_string(),
+            red_user_id: self.red.map(|u| u.to_string()),
+            blue_user_id: self.blue.map(|u| u.to_string()),
+            challenged_user_id: self.challenged.map(|u| u.to_string()),
+            days_per_move: self.days_per_move,
+            red_setup: self.setups.get(Color::Red).map(to_json).transpose()?,
+            blue_setup: self.setups.get(Color::Blue).map(to_json).transpose()?,
+            state: game.map(to_json).transpose()?,
+            turn: match &self.phase {
+                Phase::Playing(game) => Some(game.turn().name().to_owned()),
+                _ => None,
+            },
+            ply: game.map_or(0, |g| i32::try_from(g.ply()).unwrap_or(i32::MAX)),
+            deadline: self.deadline.map(to_db_time),
+            reminded_version: self.reminded_version,
+            result_winner: result.and_then(|r| r.winner).map(|c| c.name().to_owned()),
+            result_reason: result.map(|r| reason_name(r.reason).to_owned()),
+            created_at: to_db_time(self.created_at),
+            updated_at: to_db_time(self.updated_at),
+        })
+    }
+
+    pub fn status(&self) -> Status {
+        self.phase.status()
+    }
+
+    pub fn game(&self) -> Option<&Game> {
+        self.phase.game()
+    }
+
+    /// The color `user` plays in this game, if any.
+    pub fn color_of(&self, user: Uuid) -> Option<Color> {
+        if self.red == Some(user) {
+            Some(Color::Red)
+        } else if self.blue == Some(user) {
+            Some(Color::Blue)
+        } else {
+            None
+        }
+    }
+
+    /// Who `user` (or an anonymous caller) is to the rules.
+    pub fn viewer(&self, user: Option<Uuid>) -> Viewer {
+        Viewer::from_color(user.and_then(|u| self.color_of(u)))
+    }
+
+    pub fn player(&self, color: Color) -> Option<Uuid> {
+        match color {
+            Color::Red => self.red,
+            Color::Blue => self.blue,
+        }
+    }
+
+    /// Whose move it is, once play has started (when finished: who would
+    /// have moved next).
+    pub fn turn(&self) -> Option<Color> {
+        self.game().map(Game::turn)
+    }
+
+    pub fn result(&self) -> Option<GameResult> {
+        self.game().and_then(Game::result)
+    }
+
+    /// Whether the current deadline has passed.
+    pub fn is_overdue(&self, now: DateTime<Utc>) -> bool {
+        matches!(self.phase, Phase::Setup | Phase::Playing(_))
+            && self.deadline.is_some_and(|d| d <= now)
+    }
+
+    /// The deadline of a phase or move starting at `now`.
+    pub fn deadline_from(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        now + Duration::days(i64::from(self.days_per_move))
+    }
+
+    /// The players, red first (those seated).
+    pub fn players(&self) -> Vec<Uuid> {
+        self.red.into_iter().chain(self.blue).collect()
+    }
+
+    /// Moves a game in play whose last action ended it to `Finished`.
+    pub fn close_if_over(&mut self) {
+        if matches!(&self.phase, Phase::Playing(game) if game.is_finished()) {
+            if let Phase::Playing(game) = std::mem::replace(&mut self.phase, Phase::Aborted) {
+                self.phase = Phase::Finished(game);
+            }
+            self.deadline = None;
+        }
+    }
+}
+
+pub fn reason_name(reason: domain::EndReason) -> &'static str {
+    use domain::EndReason as R;
+    match reason {
+        R::FlagCaptured => "flag_captured",
+        R::NoMoves => "no_moves",
+        R::Resignation => "resignation",
+        R::Timeout => "timeout",
+        R::DrawAgreed => "draw_agreed",
+        R::BothImmobile => "both_immobile",
+        R::MoveLimit => "move_limit",
+    }
+}

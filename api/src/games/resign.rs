@@ -1,0 +1,18 @@
+//! `resign`: the opponent wins (`resignation`).
+
+use domain::Action;
+use uuid::Uuid;
+
+use super::answers::GameView;
+use super::error::GameError;
+use super::written::{Answered, Idempotency};
+use super::{in_play, Caller, Context};
+
+pub async fn resign(
+    ctx: &Context,
+    caller: &Caller,
+    game_id: Uuid,
+    idempotency: Option<Idempotency>,
+) -> Result<Answered<GameView>, GameError> {
+    in_play::apply(ctx, caller, game_id, Action::Resign, idempotency).await
+}

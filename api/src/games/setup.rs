@@ -1,0 +1,81 @@
+//! `setup`: place (or replace) your secret setup; play starts when both
+//! are in (docs/lifecycle.md).
+
+use domain::{Game, Placement, Setup};
+use uuid::Uuid;
+
+use super::answers::GameView;
+use super::error::GameError;
+use super::notices::Notice;
+use super::record::Phase;
+use super::step::{act, after_play, player_color, view_answer, Decision};
+use super::written::{Answered, Idempotency};
+use super::{Caller, Context};
+use crate::events::EventPayload;
+
+/// Where a setup comes from.
+#[derive(Debug, Clone)]
+pub enum SetupSource {
+    Placement(Placement),
+    Random(u64),
+}
+
+pub async fn place_setup(
+    ctx: &Context,
+    caller: &Caller,
+    game_id: Uuid,
+    source: SetupSource,
+    idempotency: Option<Idempotency>,
+) -> Result<Answered<GameView>, GameError> {
+    let me = caller.id;
+    let decide = move |record: &mut super::GameRecord, now| {
+        let color = player_color(record, me, "place a setup")?;
+        match record.phase {
+            Phase::Waiting | Phase::Setup => {}
+            Phase::Playing(_) => {
+                return Err(GameError::wrong_phase(
+                    "play has started: setups can no longer change",
+                ))
+            }
+            Phase::Finished(_) | Phase::Aborted => {
+                return Err(GameError::wrong_phase("the game is over"))
+            }
+        }
+        let setup = match &source {
+            SetupSource::Random(seed) => Setup::random(record.variant, color, *seed),
+            SetupSource::Placement(placement) => placement
+                .validate(record.variant, color)
+                .map_err(GameError::InvalidSetup)?,
+        };
+        record.setups.set(setup);
+        let (Some((red, blue)), Phase::Setup) = (record.setups.both(), &record.phase) else {
+            return Ok(Decision::plain(Vec::new()));
+        };
+        // Both setups are in: play starts.
+        let game = Game::new(record.variant, record.rules, red.clone(), blue.clone())
+            .map_err(|e| GameError::internal(format!("starting game {}: {e}", record.id)))?;
+        record.phase = Phase::Playing(Box::new(game));
+        record.deadline = Some(record.deadline_from(now));
+        let mut notices: Vec<Notice> = record
+            .players()
+            .into_iter()
+            .map(|u| Notice::new(u, EventPayload::GameStarted { game_id: record.id }))
+            .collect();
+        let finished = after_play(record, now, None);
+        if finished.is_empty() {
+            if let Some(red_user) = record.red {
+                notices.push(Notice::new(
+                    red_user,
+                    EventPayload::YourTurn {
+                        game_id: record.id,
+                        ply: 0,
+                        opponent_move: None,
+                    },
+                ));
+            }
+        }
+        notices.extend(finished);
+        Ok(Decision::plain(notices))
+    };
+    act(ctx, me, game_id, idempotency, None, decide, view_answer).await
+}

@@ -1,0 +1,189 @@
+//! The step every command on an existing game shares: load the game in the
+//! write transaction, check the caller's precondition and the clock, let
+//! the command decide (with `domain`), write the next version and the
+//! action log, and build the caller's answer.
+
+use chrono::{DateTime, Utc};
+use domain::{Action, Color, MoveRecord, Viewer};
+use uuid::Uuid;
+
+use super::answers::{self, game_view, GameView};
+use super::error::GameError;
+use super::fetch::{load, names_for};
+use super::notices::{self, Notice};
+use super::record::{GameRecord, Phase};
+use super::written::{self, Answered, Change, Failed, Idempotency};
+use super::{clock, Context};
+use crate::db::DbConnection;
+use crate::events::EventPayload;
+use crate::storage::games::{self as store, ActionRow};
+use crate::storage::to_db_time;
+
+/// A condition on the game's version named by the request.
+#[derive(Debug, Clone)]
+pub enum Precondition {
+    /// `expected_version` in the body.
+    Version(i64),
+    /// `If-Match` with a view's ETag.
+    Tag(String),
+}
+
+impl Precondition {
+    fn check(&self, record: &GameRecord, user: Uuid) -> Result<(), GameError> {
+        match self {
+            Precondition::Version(expected) if *expected != record.version => {
+                Err(GameError::StaleVersion {
+                    current: record.version,
+                    expected: *expected,
+                })
+            }
+            Precondition::Tag(header)
+                if !answers::tag_matches(
+                    header,
+                    &answers::etag(record.id, record.version, Some(user)),
+                ) =>
+            {
+                Err(GameError::StaleTag)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What a command decided about a loaded game (already changed in memory).
+pub struct Decision {
+    /// The domain action to append to the log (with its full record).
+    pub log: Option<(Color, Action, Option<MoveRecord>)>,
+    pub notices: Vec<Notice>,
+}
+
+impl Decision {
+    pub fn plain(notices: Vec<Notice>) -> Decision {
+        Decision { log: None, notices }
+    }
+}
+
+/// The color `user` plays, or a refusal naming what only players may do.
+pub fn player_color(record: &GameRecord, user: Uuid, doing: &str) -> Result<Color, GameError> {
+    record
+        .color_of(user)
+        .ok_or_else(|| GameError::forbidden(format!("only the players of this game may {doing}")))
+}
+
+/// Writes `record` (already changed in memory, still at its old version)
+/// as the next version, with the logged action, or reports a lost race.
+pub fn save(
+    conn: &mut DbConnection,
+    record: &mut GameRecord,
+    now: DateTime<Utc>,
+    log: Option<(Color, Action, Option<MoveRecord>)>,
+) -> Result<(), Failed> {
+    let before = record.version;
+    record.version = before + 1;
+    record.updated_at = now;
+    if !store::update_versioned(conn, &record.to_row()?, before)? {
+        return Err(Failed::Lost);
+    }
+    if let Some((color, action, moved)) = log {
+        let row = ActionRow {
+            game_id: record.id.to_string(),
+            seq: record.version,
+            color: color.name().to_owned(),
+            action: serde_json::to_string(&action).map_err(GameError::internal)?,
+            record: moved
+                .map(|m| serde_json::to_string(&m))
+                .transpose()
+                .map_err(GameError::internal)?,
+            created_at: to_db_time(now),
+        };
+        store::insert_action(conn, &row)?;
+    }
+    Ok(())
+}
+
+/// After an action in play: the phase (finished?), the next deadline, and
+/// who to tell. `moved`: the move just made, if it was one.
+pub fn after_play(
+    record: &mut GameRecord,
+    now: DateTime<Utc>,
+    moved: Option<&MoveRecord>,
+) -> Vec<Notice> {
+    record.close_if_over();
+    let Phase::Playing(game) = &record.phase else {
+        return notices::game_finished(record);
+    };
+    let Some(moved) = moved else {
+        return Vec::new();
+    };
+    let next = game.turn();
+    let notice = record.player(next).map(|user| {
+        Notice::new(
+            user,
+            EventPayload::YourTurn {
+                game_id: record.id,
+                ply: game.ply(),
+                opponent_move: Some(game.move_view(moved, Viewer::Player(next))),
+            },
+        )
+    });
+    record.deadline = Some(record.deadline_from(now));
+    notice.into_iter().collect()
+}
+
+/// Runs `decide` on game `game_id` for `user` as one versioned write, and
+/// answers with `answer` built from the caller's new view (and the move
+/// just made, for moves).
+pub async fn act<T, D, A>(
+    ctx: &Context,
+    user: Uuid,
+    game_id: Uuid,
+    idempotency: Option<Idempotency>,
+    precondition: Option<Precondition>,
+    decide: D,
+    answer: A,
+) -> Result<Answered<T>, GameError>
+where
+    T: serde::Serialize + Send + 'static,
+    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError> + Send + Sync + 'static,
+    A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>
+        + Send
+        + Sync
+        + 'static,
+{
+    clock::settle(ctx, game_id).await?;
+    written::commit(ctx, user, idempotency, move |conn, now| {
+        let mut record = load(conn, game_id)?;
+        // Preconditions concern the players' writes; anyone else is refused
+        // by `decide` with 403 whatever version they name.
+        if let Some(condition) = precondition
+            .as_ref()
+            .filter(|_| record.color_of(user).is_some())
+        {
+            condition.check(&record, user)?;
+        }
+        if record.is_overdue(now) {
+            return Err(GameError::wrong_phase("the deadline of this game has passed").into());
+        }
+        let decision = decide(&mut record, now)?;
+        let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
+        save(conn, &mut record, now, decision.log)?;
+        let names = names_for(conn, &[&record])?;
+        let view = game_view(&record, &names, Some(user));
+        Ok(Change {
+            value: answer(&record, view, moved.as_ref())?,
+            game_id: record.id,
+            version: record.version,
+            notices: decision.notices,
+        })
+    })
+    .await
+}
+
+/// The plain answer of most commands: the caller's new view.
+pub fn view_answer(
+    _record: &GameRecord,
+    view: GameView,
+    _moved: Option<&MoveRecord>,
+) -> Result<GameView, GameError> {
+    Ok(view)
+}

@@ -1,0 +1,302 @@
+//! Every change to a game is one transaction run by [`commit`]:
+//! (1) a repeated `Idempotency-Key` is answered from the stored answer,
+//! (2) the command does its work (load, decide with `domain`, versioned
+//! write, action log), (3) its events are recorded, (4) the answer is
+//! stored under the key, (5) the change is announced to other processes
+//! (`NOTIFY`, delivered when the transaction commits). After the commit
+//! this process's waiters are woken. A versioned write that lost a race
+//! rolls everything back and the whole thing runs again on the fresh state.
+//! See docs/architecture.md.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::error::GameError;
+use super::notices::Notice;
+use super::Context;
+use crate::db::{self, DbConnection, StoreError};
+use crate::events;
+use crate::storage::idempotency::{self as keys, IdempotencyRow};
+use crate::storage::{from_db_time, to_db_time};
+
+/// How long an idempotency key is remembered.
+pub const IDEMPOTENCY_TTL_HOURS: i64 = 24;
+/// Longest accepted `Idempotency-Key`.
+pub const IDEMPOTENCY_KEY_MAX: usize = 200;
+/// Attempts before a write that keeps losing races gives up.
+const MAX_ATTEMPTS: usize = 8;
+
+/// A change that committed: the command's answer, and the game it changed
+/// with its new version (for the answer's ETag).
+#[derive(Debug, Clone)]
+pub struct Written<T> {
+    pub value: T,
+    pub game_id: Uuid,
+    pub version: i64,
+}
+
+/// An answer stored under an `Idempotency-Key`, sent again as it was.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// The status the first answer had (chosen by the HTTP layer).
+    pub status: u16,
+    /// The JSON text of the first answer.
+    pub body: String,
+    /// The game the answer was about and its version then.
+    pub game: Option<(Uuid, i64)>,
+}
+
+/// What a command answers: a fresh change, or a replay.
+#[derive(Debug, Clone)]
+pub enum Answered<T> {
+    Written(Written<T>),
+    Replayed(Replayed),
+}
+
+/// An `Idempotency-Key`, what the request looked like, and the status its
+/// answer will be sent with (stored with it).
+#[derive(Debug, Clone)]
+pub struct Idempotency {
+    pub key: String,
+    pub fingerprint: String,
+    pub status: u16,
+}
+
+impl Idempotency {
+    /// `request` names the operation (method and path); `body` is the
+    /// parsed request body (`()` for none), so equal bodies in different
+    /// spellings count as the same request.
+    pub fn new(
+        key: &str,
+        request: &str,
+        body: &impl Serialize,
+        status: u16,
+    ) -> Result<Idempotency, GameError> {
+        let key = key.trim();
+        if key.is_empty() || key.len() > IDEMPOTENCY_KEY_MAX || !key.bytes().all(is_visible) {
+            return Err(GameError::Unreadable(format!(
+                "Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} visible ASCII characters"
+            )));
+        }
+        let body = serde_json::to_vec(body).map_err(GameError::internal)?;
+        let digest = Sha256::digest(&body);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        Ok(Idempotency {
+            key: key.to_owned(),
+            fingerprint: format!("{request} {hex}"),
+            status,
+        })
+    }
+}
+
+fn is_visible(byte: u8) -> bool {
+    (0x20..0x7f).contains(&byte)
+}
+
+/// The work of one attempt: what changed, who to tell.
+#[derive(Debug)]
+pub struct Change<T> {
+    pub value: T,
+    pub game_id: Uuid,
+    pub version: i64,
+    pub notices: Vec<Notice>,
+}
+
+/// Why an attempt did not commit.
+#[derive(Debug)]
+pub enum Failed {
+    /// Refused: nothing was written.
+    Refused(GameError),
+    /// Someone else changed the game between our read and our write.
+    Lost,
+}
+
+impl From<GameError> for Failed {
+    fn from(error: GameError) -> Self {
+        Failed::Refused(error)
+    }
+}
+
+impl From<StoreError> for Failed {
+    fn from(error: StoreError) -> Self {
+        Failed::Refused(error.into())
+    }
+}
+
+impl From<diesel::result::Error> for Failed {
+    fn from(error: diesel::result::Error) -> Self {
+        Failed::Refused(error.into())
+    }
+}
+
+type Work<T> = dyn Fn(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed> + Send + Sync;
+
+/// Runs `work` for `user` as described in the module documentation.
+pub async fn commit<T, F>(
+    ctx: &Context,
+    user: Uuid,
+    idempotency: Option<Idempotency>,
+    work: F,
+) -> Result<Answered<T>, GameError>
+where
+    T: Serialize + Send + 'static,
+    F: Fn(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed> + Send + Sync + 'static,
+{
+    let work: Arc<Work<T>> = Arc::new(work);
+    for _ in 0..MAX_ATTEMPTS {
+        let work = work.clone();
+        let key = idempotency.clone();
+        let now = ctx.clock.now();
+        let outcome = db::run_as(&ctx.pool, move |conn| {
+            Ok::<_, GameError>(db::write_transaction(conn, |conn| {
+                attempt(conn, now, user, key.as_ref(), work.as_ref())
+            }))
+        })
+        .await?;
+        match outcome {
+            Ok(Attempted::Replayed(replayed)) => return Ok(Answered::Replayed(replayed)),
+            Ok(Attempted::Written(change, users)) => {
+                ctx.notifier.game_changed(change.game_id, change.version);
+                for user in users {
+                    ctx.notifier.user_event(user);
+                }
+                return Ok(Answered::Written(Written {
+                    value: change.value,
+                    game_id: change.game_id,
+                    version: change.version,
+                }));
+            }
+            Err(Failed::Refused(error)) => return Err(error),
+            Err(Failed::Lost) => continue,
+        }
+    }
+    Err(GameError::KeptChanging)
+}
+
+enum Attempted<T> {
+    Replayed(Replayed),
+    /// The change, and the users it recorded events for.
+    Written(Change<T>, Vec<Uuid>),
+}
+
+fn attempt<T: Serialize>(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    user: Uuid,
+    idempotency: Option<&Idempotency>,
+    work: &Work<T>,
+) -> Result<Attempted<T>, Failed> {
+    let user_id = user.to_string();
+    if let Some(idem) = idempotency {
+        if let Some(stored) = keys::find(conn, &user_id, &idem.key)? {
+            let expired =
+                from_db_time(stored.created_at) + Duration::hours(IDEMPOTENCY_TTL_HOURS) <= now;
+            if expired {
+                keys::delete(conn, &user_id, &idem.key)?;
+            } else if stored.fingerprint == idem.fingerprint {
+                return Ok(Attempted::Replayed(replayed(stored)));
+            } else {
+                return Err(GameError::KeyReused.into());
+            }
+        }
+    }
+    let change = work(conn, now)?;
+    let users = record_notices(conn, now, &change.notices)?;
+    if let Some(idem) = idempotency {
+        let row = IdempotencyRow {
+            user_id,
+            idempotency_key: idem.key.clone(),
+            fingerprint: idem.fingerprint.clone(),
+            response_status: i32::from(idem.status),
+            response_body: serde_json::to_string(&change.value).map_err(GameError::internal)?,
+            game_id: Some(change.game_id.to_string()),
+            game_version: Some(change.version),
+            created_at: to_db_time(now),
+        };
+        if !keys::insert(conn, &row)? {
+            // A concurrent request with the same key committed first: run
+            // again, and the stored answer (or the mismatch) comes out.
+            return Err(Failed::Lost);
+        }
+    }
+    events::notify_game_in_transaction(conn, change.game_id, change.version)?;
+    Ok(Attempted::Written(change, users))
+}
+
+fn replayed(stored: IdempotencyRow) -> Replayed {
+    let game = stored
+        .game_id
+        .as_deref()
+        .and_then(|id| Uuid::parse_str(id).ok())
+        .zip(stored.game_version);
+    Replayed {
+        status: u16::try_from(stored.response_status).unwrap_or(200),
+        body: stored.response_body,
+        game,
+    }
+}
+
+/// Stores the notices as events (inside the caller's transaction) and
+/// returns their recipients, each once.
+pub fn record_notices(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    notices: &[Notice],
+) -> Result<Vec<Uuid>, StoreError> {
+    if notices.is_empty() {
+        return Ok(Vec::new());
+    }
+    let all: Vec<(Uuid, crate::events::EventPayload)> =
+        notices.iter().map(|n| (n.to, n.payload.clone())).collect();
+    events::record_all(conn, now, &all)?;
+    let mut users: Vec<Uuid> = notices.iter().map(|n| n.to).collect();
+    users.sort();
+    users.dedup();
+    Ok(users)
+}
+
+/// Stores a refusal under the request's key, so that a retry with the same
+/// key gets the same answer even if the game has changed since (a move
+/// refused as `not_your_turn` stays refused). `status` and `body` are the
+/// problem as the HTTP layer sent it. Failing to store it is only logged:
+/// the refusal itself changed nothing.
+pub async fn remember_refusal(
+    ctx: &Context,
+    user: Uuid,
+    idem: &Idempotency,
+    status: u16,
+    body: String,
+) {
+    let row = IdempotencyRow {
+        user_id: user.to_string(),
+        idempotency_key: idem.key.clone(),
+        fingerprint: idem.fingerprint.clone(),
+        response_status: i32::from(status),
+        response_body: body,
+        game_id: None,
+        game_version: None,
+        created_at: to_db_time(ctx.clock.now()),
+    };
+    let stored = db::run_as(&ctx.pool, move |conn| {
+        db::write_transaction(conn, |conn| {
+            keys::insert(conn, &row).map_err(StoreError::from)
+        })
+    })
+    .await;
+    if let Err(error) = stored {
+        tracing::warn!(%error, "could not remember a refused idempotent request");
+    }
+}
+
+/// Forgets idempotency keys older than their time to live.
+pub async fn purge_idempotency_keys(
+    pool: &db::DbPool,
+    now: DateTime<Utc>,
+) -> Result<usize, StoreError> {
+    let before = to_db_time(now - Duration::hours(IDEMPOTENCY_TTL_HOURS));
+    db::run(pool, move |conn| Ok(keys::purge(conn, before)?)).await
+}
