@@ -257,6 +257,7 @@ pub async fn get_game(
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 200, description = "The move history", body = MoveHistory),
+        (status = 400, response = crate::openapi::BadRequest),
         (status = 401, response = crate::openapi::Unauthorized),
         (status = 404, response = crate::openapi::NotFound),
         (status = 503, response = crate::openapi::ServiceUnavailable),
