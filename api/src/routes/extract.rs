@@ -7,17 +7,73 @@
 //! cannot disagree. The handlers keep `web::Path` / `web::Query`; actix
 //! calls [`path_error`] and [`query_error`] (installed in `startup`) when one
 //! cannot be read.
+//!
+//! `wait` (long polling) has the same bounds and the same refusal on every
+//! endpoint that takes it: [`wait`], documented by [`WaitParam`].
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use actix_web::error::{PathError, QueryPayloadError};
 use actix_web::{web, HttpRequest};
 use serde_json::Value;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::Required;
+use utoipa::IntoParams;
 
 use crate::error::ApiError;
 
+/// The longest wait of a long poll (`wait`), in seconds, on every endpoint.
+pub const MAX_WAIT_SECONDS: u64 = 60;
+
 /// A value is echoed in an error up to this many characters.
 const MAX_ECHOED_CHARS: usize = 40;
+
+/// The `wait` query parameter of a long poll whose default is `DEFAULT`
+/// seconds: one description for every endpoint that takes it.
+pub struct WaitParam<const DEFAULT: u64>;
+
+impl<const DEFAULT: u64> IntoParams for WaitParam<DEFAULT> {
+    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(0u64))
+            .maximum(Some(MAX_WAIT_SECONDS))
+            .default(Some(Value::from(DEFAULT)));
+        let description = format!(
+            "Long poll: seconds to hold the request while there is nothing new, a whole \
+             number from 0 (answer at once) to {MAX_WAIT_SECONDS}; default {DEFAULT}. \
+             Any other value answers 400 `validation_failed`."
+        );
+        vec![ParameterBuilder::new()
+            .name("wait")
+            .parameter_in(parameter_in().unwrap_or(ParameterIn::Query))
+            .required(Required::False)
+            .description(Some(description))
+            .schema(Some(schema))
+            .build()]
+    }
+}
+
+/// How long a long poll may hold the request: `seconds`, or the endpoint's
+/// `default_seconds`; more than [`MAX_WAIT_SECONDS`] is refused.
+pub fn wait(seconds: Option<u64>, default_seconds: u64) -> Result<Duration, ApiError> {
+    let seconds = seconds.unwrap_or(default_seconds);
+    if seconds > MAX_WAIT_SECONDS {
+        let accepted = Accepts::Integer {
+            min: Some(0),
+            max: i64::try_from(MAX_WAIT_SECONDS).ok(),
+        };
+        return Err(invalid_value(
+            "query parameter `wait`",
+            &seconds.to_string(),
+            &accepted,
+        ));
+    }
+    Ok(Duration::from_secs(seconds))
+}
 
 /// What one parameter accepts, as its OpenAPI schema says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -282,6 +338,7 @@ fn lowercase_first(text: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use actix_web::ResponseError;
 
     fn table() -> ParameterTable {
         ParameterTable::from_openapi(&crate::openapi_document())
@@ -313,6 +370,14 @@ mod tests {
             }
         );
         assert_eq!(query(&table, "GET /api/v1/games", "mine"), Accepts::Boolean);
+        assert_eq!(
+            query(&table, "GET /api/v1/events", "wait").describe(),
+            "a whole number from 0 to 60"
+        );
+        assert_eq!(
+            query(&table, "GET /api/v1/games/{id}", "wait"),
+            query(&table, "GET /api/v1/events", "wait")
+        );
     }
 
     #[test]
@@ -336,5 +401,21 @@ mod tests {
         assert!(Accepts::Boolean.admits("true") && !Accepts::Boolean.admits("maybe"));
         assert!(!Accepts::Uuid.admits("not-a-uuid"));
         assert_eq!(echo(&"x".repeat(100)).chars().count(), MAX_ECHOED_CHARS + 1);
+    }
+
+    #[test]
+    fn wait_has_one_bound_and_one_wording() {
+        assert_eq!(wait(None, 30).unwrap(), Duration::from_secs(30));
+        assert_eq!(wait(Some(0), 30).unwrap(), Duration::ZERO);
+        assert_eq!(wait(Some(60), 0).unwrap(), Duration::from_secs(60));
+        let error = wait(Some(61), 0).unwrap_err();
+        assert_eq!(
+            error.status_code(),
+            actix_web::http::StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            error.body()["detail"],
+            "query parameter `wait`: `61` is not accepted; expected a whole number from 0 to 60"
+        );
     }
 }

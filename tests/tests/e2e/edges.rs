@@ -1,9 +1,9 @@
-//! The edges of every request: a path id that is not a UUID and a query
-//! value that is not accepted answer 400 `validation_failed` as
-//! application/problem+json, in the API's own words, naming the parameter
-//! and what it accepts.
+//! The edges of every request: a path id that is not a UUID, a query value
+//! that is not accepted, and `wait` out of range all answer 400
+//! `validation_failed` as application/problem+json, in the API's own words,
+//! naming the parameter and what it accepts; `wait` alike on every endpoint.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::harness::{assert_problem, TestApp, TestUser};
 
@@ -20,6 +20,18 @@ async fn assert_refused(app: &TestApp, path: &str, user: &TestUser, words: &[&st
         assert!(!detail.contains(framework), "{path}: {detail:?}");
     }
     detail
+}
+
+async fn new_game(app: &TestApp, user: &TestUser) -> (String, i64) {
+    let response = app
+        .post_json("/api/v1/games", Some(&user.access_token), &json!({}))
+        .await;
+    assert_eq!(response.status().as_u16(), 201);
+    let game: Value = response.json().await.unwrap();
+    (
+        game["id"].as_str().unwrap().to_owned(),
+        game["version"].as_i64().unwrap(),
+    )
 }
 
 backend_tests! {
@@ -65,5 +77,26 @@ backend_tests! {
             let response = app.get(path, Some(&ann.access_token)).await;
             assert_eq!(response.status().as_u16(), 200, "{path}");
         }
+    }
+
+    async fn wait_has_the_same_bounds_and_refusal_on_every_endpoint(app) {
+        let ann = app.register_user("ann").await;
+        let (id, version) = new_game(&app, &ann).await;
+        let game = format!("/api/v1/games/{id}?wait_for_version={version}&");
+        for bad in ["61", "3600", "abc", "-1"] {
+            let on_events = assert_refused(&app, &format!("/api/v1/events?wait={bad}"), &ann,
+                &["`wait`", "a whole number from 0 to 60"]).await;
+            let on_game = assert_refused(&app, &format!("{game}wait={bad}"), &ann,
+                &["`wait`", "a whole number from 0 to 60"]).await;
+            assert_eq!(on_events, on_game, "wait={bad}");
+        }
+        // 0 answers at once on both, and 60 is the largest accepted.
+        let response = app.get(&format!("{game}wait=0"), Some(&ann.access_token)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        let response = app.get("/api/v1/events?after=0&wait=0", Some(&ann.access_token)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        let later = format!("/api/v1/games/{id}?wait_for_version={}&wait=60", version - 1);
+        let response = app.get(&later, Some(&ann.access_token)).await;
+        assert_eq!(response.status().as_u16(), 200);
     }
 }
