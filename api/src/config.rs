@@ -1,8 +1,10 @@
 //! Configuration: command-line flags, each backed by an environment variable.
 //!
-//! Everything arrives as text and is checked here, once, so a bad value stops
-//! the server at start-up with a single line naming the variable at fault.
+//! Everything arrives as text and is parsed here, once, by each flag's clap
+//! value parser, so a bad value stops the server at start-up with a single
+//! line naming the variable at fault.
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::io::{ErrorKind, Read, Write};
 use std::net::SocketAddr;
@@ -10,12 +12,12 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 use chrono::Duration;
+use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
+use clap::{value_parser, ArgAction};
 use rand::RngCore;
 
 /// The shortest JWT secret accepted, in bytes (HS256 wants at least 256 bits).
 pub const MIN_JWT_SECRET_BYTES: usize = 32;
-/// Where the embedded database lives when `DATABASE_URL` is unset.
-pub const DEFAULT_DATABASE_URL: &str = "sqlite://./stratego.db";
 /// Name of the generated secret file, kept beside an SQLite database.
 pub const GENERATED_SECRET_FILE: &str = ".stratego-secret";
 
@@ -111,7 +113,7 @@ fn redact_url_password(url: &str) -> String {
 }
 
 /// Log output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
     Text,
     Json,
@@ -124,6 +126,42 @@ pub enum CorsOrigins {
     Any,
     /// Exactly these origins (`scheme://host[:port]`); empty means none.
     List(Vec<String>),
+}
+
+/// The default of every optional setting, in one place: the flags of
+/// [`ServerArgs`] take them (and `--help` shows them), [`Config::new`]
+/// starts from them, and a test holds the README's configuration table to
+/// them.
+pub mod defaults {
+    use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+
+    use super::LogFormat;
+
+    pub const BIND_ADDRESS: SocketAddr =
+        SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 8080));
+    /// Where the embedded database lives when `DATABASE_URL` is unset.
+    pub const DATABASE_URL: &str = "sqlite://./stratego.db";
+    pub const JWT_ISSUER: &str = "stratego";
+    pub const JWT_AUDIENCE: &str = "stratego-api";
+    pub const ACCESS_TOKEN_TTL_SECONDS: i64 = 15 * 60;
+    pub const REFRESH_TOKEN_TTL_SECONDS: i64 = 30 * 86_400;
+    /// No origin is allowed.
+    pub const CORS_ALLOWED_ORIGINS: &str = "";
+    pub const LOG_LEVEL: &str = "info";
+    pub const LOG_FORMAT: LogFormat = LogFormat::Text;
+    pub const DATABASE_POOL_SIZE: u32 = 10;
+    pub const DATABASE_TIMEOUT_SECONDS: u64 = 3;
+    pub const LOGIN_RATE_LIMIT: u32 = 10;
+    pub const REGISTER_RATE_LIMIT: u32 = 10;
+    pub const MAX_BODY_BYTES: usize = 64 * 1024;
+    pub const TRUST_PROXY_HEADERS: bool = false;
+    pub const SHUTDOWN_TIMEOUT_SECONDS: u64 = 30;
+    pub const MAX_STREAMS_PER_USER: usize = 5;
+    pub const SSE_KEEPALIVE_SECONDS: u64 = 15;
+    pub const DEADLINE_REMINDER_PERCENT: u32 = 25;
+    pub const REMINDER_INTERVAL_SECONDS: u64 = 60;
+    pub const DEADLINE_SWEEP_SECONDS: u64 = 30;
+    pub const EVENT_RETENTION_DAYS: u32 = 90;
 }
 
 /// The complete, validated configuration of one server.
@@ -173,40 +211,43 @@ impl Config {
     /// A configuration with every optional setting at its default.
     pub fn new(database: DatabaseUrl, jwt_secret: Secret) -> Self {
         Self {
-            bind_address: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            bind_address: defaults::BIND_ADDRESS,
             database,
             jwt_secret,
-            jwt_issuer: "stratego".to_owned(),
-            jwt_audience: "stratego-api".to_owned(),
-            access_token_ttl: Duration::minutes(15),
-            refresh_token_ttl: Duration::days(30),
+            jwt_issuer: defaults::JWT_ISSUER.to_owned(),
+            jwt_audience: defaults::JWT_AUDIENCE.to_owned(),
+            access_token_ttl: Duration::seconds(defaults::ACCESS_TOKEN_TTL_SECONDS),
+            refresh_token_ttl: Duration::seconds(defaults::REFRESH_TOKEN_TTL_SECONDS),
             cors_origins: CorsOrigins::List(Vec::new()),
-            log_level: "info".to_owned(),
-            log_format: LogFormat::Text,
-            database_pool_size: 10,
-            database_timeout: std::time::Duration::from_secs(3),
-            login_attempts_per_minute: 10,
-            register_attempts_per_minute: 10,
-            max_body_bytes: 64 * 1024,
-            trust_proxy_headers: false,
+            log_level: defaults::LOG_LEVEL.to_owned(),
+            log_format: defaults::LOG_FORMAT,
+            database_pool_size: defaults::DATABASE_POOL_SIZE,
+            database_timeout: std::time::Duration::from_secs(defaults::DATABASE_TIMEOUT_SECONDS),
+            login_attempts_per_minute: defaults::LOGIN_RATE_LIMIT,
+            register_attempts_per_minute: defaults::REGISTER_RATE_LIMIT,
+            max_body_bytes: defaults::MAX_BODY_BYTES,
+            trust_proxy_headers: defaults::TRUST_PROXY_HEADERS,
             workers: None,
-            shutdown_timeout_seconds: 30,
-            max_streams_per_user: 5,
-            sse_keepalive_seconds: 15,
-            deadline_reminder_percent: 25,
-            reminder_interval_seconds: 60,
-            deadline_sweep_seconds: 30,
-            event_retention_days: 90,
+            shutdown_timeout_seconds: defaults::SHUTDOWN_TIMEOUT_SECONDS,
+            max_streams_per_user: defaults::MAX_STREAMS_PER_USER,
+            sse_keepalive_seconds: defaults::SSE_KEEPALIVE_SECONDS,
+            deadline_reminder_percent: defaults::DEADLINE_REMINDER_PERCENT,
+            reminder_interval_seconds: defaults::REMINDER_INTERVAL_SECONDS,
+            deadline_sweep_seconds: defaults::DEADLINE_SWEEP_SECONDS,
+            event_retention_days: defaults::EVENT_RETENTION_DAYS,
         }
     }
 }
 
 /// The database setting, shared by `serve` and `migrate`.
+///
+/// Checked by [`DatabaseArgs::resolve`] rather than by clap, whose messages
+/// repeat the value: a PostgreSQL URL may hold a password.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DatabaseArgs {
     /// Database URL: postgres://user:pass@host/db, or sqlite://path/to/file.db
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true,
-          default_value = DEFAULT_DATABASE_URL)]
+          default_value = defaults::DATABASE_URL)]
     pub database_url: String,
 }
 
@@ -216,17 +257,24 @@ impl DatabaseArgs {
     }
 }
 
+/// A setting that may also be given empty (`WORKERS=`), meaning unset.
+/// (An alias, so that clap takes `Option<OrUnset<T>>` as an optional flag
+/// whose parser yields `Option<T>`.)
+pub type OrUnset<T> = Option<T>;
+
 /// Every server setting as given on the command line or in the environment.
+///
+/// Each value is parsed and range-checked by its clap value parser, so a bad
+/// one is refused before anything starts, in one line naming the flag and
+/// its variable (see [`clap_error_line`]). Only what needs more than one
+/// setting (or must not be echoed) is left to [`ServerArgs::resolve`].
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServerArgs {
     /// Address and port to listen on
-    #[arg(
-        long,
-        env = "BIND_ADDRESS",
-        global = true,
-        default_value = "127.0.0.1:8080"
-    )]
-    pub bind_address: String,
+    #[arg(long, env = "BIND_ADDRESS", global = true,
+          default_value_t = defaults::BIND_ADDRESS,
+          value_parser = socket_address)]
+    pub bind_address: SocketAddr,
 
     #[command(flatten)]
     pub database: DatabaseArgs,
@@ -238,147 +286,128 @@ pub struct ServerArgs {
     pub jwt_secret: Option<String>,
 
     /// `iss` claim written into and required from access tokens
-    #[arg(long, env = "JWT_ISSUER", global = true, default_value = "stratego")]
+    #[arg(long, env = "JWT_ISSUER", global = true,
+          default_value = defaults::JWT_ISSUER, value_parser = non_empty)]
     pub jwt_issuer: String,
 
     /// `aud` claim written into and required from access tokens
-    #[arg(
-        long,
-        env = "JWT_AUDIENCE",
-        global = true,
-        default_value = "stratego-api"
-    )]
+    #[arg(long, env = "JWT_AUDIENCE", global = true,
+          default_value = defaults::JWT_AUDIENCE, value_parser = non_empty)]
     pub jwt_audience: String,
 
     /// Access token lifetime in seconds (10..=86400)
-    #[arg(
-        long,
-        env = "ACCESS_TOKEN_TTL_SECONDS",
-        global = true,
-        default_value = "900"
-    )]
-    pub access_token_ttl_seconds: String,
+    #[arg(long, env = "ACCESS_TOKEN_TTL_SECONDS", global = true,
+          default_value_t = defaults::ACCESS_TOKEN_TTL_SECONDS,
+          value_parser = trimmed(value_parser!(i64).range(10..=86_400)))]
+    pub access_token_ttl_seconds: i64,
 
     /// Refresh token lifetime in seconds (longer than the access token's)
-    #[arg(
-        long,
-        env = "REFRESH_TOKEN_TTL_SECONDS",
-        global = true,
-        default_value = "2592000"
-    )]
-    pub refresh_token_ttl_seconds: String,
+    #[arg(long, env = "REFRESH_TOKEN_TTL_SECONDS", global = true,
+          default_value_t = defaults::REFRESH_TOKEN_TTL_SECONDS,
+          value_parser = trimmed(value_parser!(i64).range(60..=366 * 86_400)))]
+    pub refresh_token_ttl_seconds: i64,
 
     /// Comma-separated browser origins allowed by CORS (e.g.
     /// https://play.example.org), or `*`; empty allows none
-    #[arg(long, env = "CORS_ALLOWED_ORIGINS", global = true, default_value = "")]
-    pub cors_allowed_origins: String,
+    #[arg(long, env = "CORS_ALLOWED_ORIGINS", global = true,
+          default_value = defaults::CORS_ALLOWED_ORIGINS, value_parser = parse_origins)]
+    pub cors_allowed_origins: CorsOrigins,
 
     /// Log filter, e.g. `info` or `api=debug,actix_web=info`
-    #[arg(long, env = "LOG_LEVEL", global = true, default_value = "info")]
+    #[arg(long, env = "LOG_LEVEL", global = true,
+          default_value = defaults::LOG_LEVEL, value_parser = log_filter)]
     pub log_level: String,
 
-    /// Log format: `text` or `json`
-    #[arg(long, env = "LOG_FORMAT", global = true, default_value = "text")]
-    pub log_format: String,
+    /// Log format
+    #[arg(long, env = "LOG_FORMAT", global = true, value_enum, ignore_case = true,
+          default_value_t = defaults::LOG_FORMAT,
+          value_parser = trimmed(EnumValueParser::<LogFormat>::new()))]
+    pub log_format: LogFormat,
 
     /// Maximum number of pooled database connections (1..=1000)
-    #[arg(long, env = "DATABASE_POOL_SIZE", global = true, default_value = "10")]
-    pub database_pool_size: String,
+    #[arg(long, env = "DATABASE_POOL_SIZE", global = true,
+          default_value_t = defaults::DATABASE_POOL_SIZE,
+          value_parser = trimmed(value_parser!(u32).range(1..=1000)))]
+    pub database_pool_size: u32,
 
     /// Seconds a request waits for a database connection before answering 503
-    #[arg(
-        long,
-        env = "DATABASE_TIMEOUT_SECONDS",
-        global = true,
-        default_value = "3"
-    )]
-    pub database_timeout_seconds: String,
+    #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", global = true,
+          default_value_t = defaults::DATABASE_TIMEOUT_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(1..=300)))]
+    pub database_timeout_seconds: u64,
 
     /// Login attempts allowed per minute per client address and per username
-    #[arg(long, env = "LOGIN_RATE_LIMIT", global = true, default_value = "10")]
-    pub login_rate_limit: String,
+    #[arg(long, env = "LOGIN_RATE_LIMIT", global = true,
+          default_value_t = defaults::LOGIN_RATE_LIMIT,
+          value_parser = trimmed(value_parser!(u32).range(1..=100_000)))]
+    pub login_rate_limit: u32,
 
     /// Registrations allowed per minute per client address
-    #[arg(long, env = "REGISTER_RATE_LIMIT", global = true, default_value = "10")]
-    pub register_rate_limit: String,
+    #[arg(long, env = "REGISTER_RATE_LIMIT", global = true,
+          default_value_t = defaults::REGISTER_RATE_LIMIT,
+          value_parser = trimmed(value_parser!(u32).range(1..=100_000)))]
+    pub register_rate_limit: u32,
 
     /// Largest accepted request body in bytes
-    #[arg(long, env = "MAX_BODY_BYTES", global = true, default_value = "65536")]
-    pub max_body_bytes: String,
+    #[arg(long, env = "MAX_BODY_BYTES", global = true,
+          default_value_t = defaults::MAX_BODY_BYTES,
+          value_parser = trimmed(RangedU64ValueParser::<usize>::new().range(1024..=16 * 1024 * 1024)))]
+    pub max_body_bytes: usize,
 
     /// Trust Forwarded / X-Forwarded-For for the client address (behind a proxy)
-    #[arg(
-        long,
-        env = "TRUST_PROXY_HEADERS",
-        global = true,
-        default_value = "false"
-    )]
-    pub trust_proxy_headers: String,
+    #[arg(long, env = "TRUST_PROXY_HEADERS", global = true, action = ArgAction::Set,
+          default_value_t = defaults::TRUST_PROXY_HEADERS, value_parser = switch)]
+    pub trust_proxy_headers: bool,
 
     /// Number of HTTP worker threads (default: one per core)
-    #[arg(long, env = "WORKERS", global = true)]
-    pub workers: Option<String>,
+    #[arg(long, env = "WORKERS", global = true,
+          value_parser = or_unset(RangedU64ValueParser::<usize>::new().range(1..=1024)))]
+    pub workers: Option<OrUnset<usize>>,
 
     /// Seconds to let in-flight requests finish after SIGTERM
-    #[arg(
-        long,
-        env = "SHUTDOWN_TIMEOUT_SECONDS",
-        global = true,
-        default_value = "30"
-    )]
-    pub shutdown_timeout_seconds: String,
+    #[arg(long, env = "SHUTDOWN_TIMEOUT_SECONDS", global = true,
+          default_value_t = defaults::SHUTDOWN_TIMEOUT_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(0..=3600)))]
+    pub shutdown_timeout_seconds: u64,
 
     /// Open event/game streams (Server-Sent Events) allowed per user and
     /// server process; one more answers 429 `too_many_streams`
-    #[arg(long, env = "MAX_STREAMS_PER_USER", global = true, default_value = "5")]
-    pub max_streams_per_user: String,
+    #[arg(long, env = "MAX_STREAMS_PER_USER", global = true,
+          default_value_t = defaults::MAX_STREAMS_PER_USER,
+          value_parser = trimmed(RangedU64ValueParser::<usize>::new().range(1..=1000)))]
+    pub max_streams_per_user: usize,
 
     /// Seconds between keep-alive comments on idle streams
-    #[arg(
-        long,
-        env = "SSE_KEEPALIVE_SECONDS",
-        global = true,
-        default_value = "15"
-    )]
-    pub sse_keepalive_seconds: String,
+    #[arg(long, env = "SSE_KEEPALIVE_SECONDS", global = true,
+          default_value_t = defaults::SSE_KEEPALIVE_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(1..=300)))]
+    pub sse_keepalive_seconds: u64,
 
     /// Send `deadline_soon` when less than this percentage of the move time
     /// is left (1..=99)
-    #[arg(
-        long,
-        env = "DEADLINE_REMINDER_PERCENT",
-        global = true,
-        default_value = "25"
-    )]
-    pub deadline_reminder_percent: String,
+    #[arg(long, env = "DEADLINE_REMINDER_PERCENT", global = true,
+          default_value_t = defaults::DEADLINE_REMINDER_PERCENT,
+          value_parser = trimmed(value_parser!(u32).range(1..=99)))]
+    pub deadline_reminder_percent: u32,
 
     /// Seconds between two looks for games whose reminder is due
-    #[arg(
-        long,
-        env = "REMINDER_INTERVAL_SECONDS",
-        global = true,
-        default_value = "60"
-    )]
-    pub reminder_interval_seconds: String,
+    #[arg(long, env = "REMINDER_INTERVAL_SECONDS", global = true,
+          default_value_t = defaults::REMINDER_INTERVAL_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(1..=86_400)))]
+    pub reminder_interval_seconds: u64,
 
     /// Seconds between two sweeps that end games whose deadline passed
-    #[arg(
-        long,
-        env = "DEADLINE_SWEEP_SECONDS",
-        global = true,
-        default_value = "30"
-    )]
-    pub deadline_sweep_seconds: String,
+    #[arg(long, env = "DEADLINE_SWEEP_SECONDS", global = true,
+          default_value_t = defaults::DEADLINE_SWEEP_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(1..=86_400)))]
+    pub deadline_sweep_seconds: u64,
 
     /// Days an event stays in the feed before it is deleted (each user's
     /// newest event is kept)
-    #[arg(
-        long,
-        env = "EVENT_RETENTION_DAYS",
-        global = true,
-        default_value = "90"
-    )]
-    pub event_retention_days: String,
+    #[arg(long, env = "EVENT_RETENTION_DAYS", global = true,
+          default_value_t = defaults::EVENT_RETENTION_DAYS,
+          value_parser = trimmed(value_parser!(u32).range(1..=3650)))]
+    pub event_retention_days: u32,
 }
 
 /// What [`ServerArgs::resolve`] produced, plus anything worth logging once
@@ -391,14 +420,10 @@ pub struct Resolved {
 }
 
 impl ServerArgs {
-    /// Checks every value; the first bad one is reported in one line.
+    /// The configuration: every value was parsed by clap already; what is
+    /// left is the database, the JWT secret and the checks that involve two
+    /// settings.
     pub fn resolve(&self) -> Result<Resolved, ConfigError> {
-        let bind_address: SocketAddr = self.bind_address.trim().parse().map_err(|_| {
-            ConfigError::new(format!(
-                "BIND_ADDRESS: {:?} is not an address like 127.0.0.1:8080",
-                self.bind_address
-            ))
-        })?;
         let database = self.database.resolve()?;
 
         let mut generated_secret_file = None;
@@ -421,173 +446,146 @@ impl ServerArgs {
                 "JWT_SECRET must be at least {MIN_JWT_SECRET_BYTES} bytes long"
             )));
         }
-
-        let jwt_issuer = non_empty("JWT_ISSUER", &self.jwt_issuer)?;
-        let jwt_audience = non_empty("JWT_AUDIENCE", &self.jwt_audience)?;
-        let access = number::<i64>(
-            "ACCESS_TOKEN_TTL_SECONDS",
-            &self.access_token_ttl_seconds,
-            10,
-            86_400,
-        )?;
-        let refresh = number::<i64>(
-            "REFRESH_TOKEN_TTL_SECONDS",
-            &self.refresh_token_ttl_seconds,
-            60,
-            366 * 86_400,
-        )?;
-        if refresh <= access {
+        if self.refresh_token_ttl_seconds <= self.access_token_ttl_seconds {
             return Err(ConfigError::new(
                 "REFRESH_TOKEN_TTL_SECONDS must be longer than ACCESS_TOKEN_TTL_SECONDS",
             ));
         }
-        let cors_origins = parse_origins(&self.cors_allowed_origins)?;
-        let log_level = self.log_level.trim().to_owned();
-        if tracing_subscriber::EnvFilter::try_new(&log_level).is_err() || log_level.is_empty() {
-            return Err(ConfigError::new(format!(
-                "LOG_LEVEL: {:?} is not a filter like `info` or `api=debug`",
-                self.log_level
-            )));
-        }
-        let log_format = match self.log_format.trim().to_ascii_lowercase().as_str() {
-            "text" => LogFormat::Text,
-            "json" => LogFormat::Json,
-            _ => {
-                return Err(ConfigError::new(format!(
-                    "LOG_FORMAT: {:?} must be `text` or `json`",
-                    self.log_format
-                )))
-            }
-        };
-        let workers = match &self.workers {
-            None => None,
-            Some(text) if text.trim().is_empty() => None,
-            Some(text) => Some(number::<usize>("WORKERS", text, 1, 1024)?),
-        };
 
         Ok(Resolved {
             config: Config {
-                bind_address,
+                bind_address: self.bind_address,
                 database,
                 jwt_secret,
-                jwt_issuer,
-                jwt_audience,
-                access_token_ttl: Duration::seconds(access),
-                refresh_token_ttl: Duration::seconds(refresh),
-                cors_origins,
-                log_level,
-                log_format,
-                database_pool_size: number(
-                    "DATABASE_POOL_SIZE",
-                    &self.database_pool_size,
-                    1,
-                    1000,
-                )?,
-                database_timeout: std::time::Duration::from_secs(number(
-                    "DATABASE_TIMEOUT_SECONDS",
-                    &self.database_timeout_seconds,
-                    1,
-                    300,
-                )?),
-                login_attempts_per_minute: number(
-                    "LOGIN_RATE_LIMIT",
-                    &self.login_rate_limit,
-                    1,
-                    100_000,
-                )?,
-                register_attempts_per_minute: number(
-                    "REGISTER_RATE_LIMIT",
-                    &self.register_rate_limit,
-                    1,
-                    100_000,
-                )?,
-                max_body_bytes: number(
-                    "MAX_BODY_BYTES",
-                    &self.max_body_bytes,
-                    1024,
-                    16 * 1024 * 1024,
-                )?,
-                trust_proxy_headers: boolean("TRUST_PROXY_HEADERS", &self.trust_proxy_headers)?,
-                workers,
-                shutdown_timeout_seconds: number(
-                    "SHUTDOWN_TIMEOUT_SECONDS",
-                    &self.shutdown_timeout_seconds,
-                    0,
-                    3600,
-                )?,
-                max_streams_per_user: number(
-                    "MAX_STREAMS_PER_USER",
-                    &self.max_streams_per_user,
-                    1,
-                    1000,
-                )?,
-                sse_keepalive_seconds: number(
-                    "SSE_KEEPALIVE_SECONDS",
-                    &self.sse_keepalive_seconds,
-                    1,
-                    300,
-                )?,
-                deadline_reminder_percent: number(
-                    "DEADLINE_REMINDER_PERCENT",
-                    &self.deadline_reminder_percent,
-                    1,
-                    99,
-                )?,
-                reminder_interval_seconds: number(
-                    "REMINDER_INTERVAL_SECONDS",
-                    &self.reminder_interval_seconds,
-                    1,
-                    86_400,
-                )?,
-                deadline_sweep_seconds: number(
-                    "DEADLINE_SWEEP_SECONDS",
-                    &self.deadline_sweep_seconds,
-                    1,
-                    86_400,
-                )?,
-                event_retention_days: number(
-                    "EVENT_RETENTION_DAYS",
-                    &self.event_retention_days,
-                    1,
-                    3650,
-                )?,
+                jwt_issuer: self.jwt_issuer.clone(),
+                jwt_audience: self.jwt_audience.clone(),
+                access_token_ttl: Duration::seconds(self.access_token_ttl_seconds),
+                refresh_token_ttl: Duration::seconds(self.refresh_token_ttl_seconds),
+                cors_origins: self.cors_allowed_origins.clone(),
+                log_level: self.log_level.clone(),
+                log_format: self.log_format,
+                database_pool_size: self.database_pool_size,
+                database_timeout: std::time::Duration::from_secs(self.database_timeout_seconds),
+                login_attempts_per_minute: self.login_rate_limit,
+                register_attempts_per_minute: self.register_rate_limit,
+                max_body_bytes: self.max_body_bytes,
+                trust_proxy_headers: self.trust_proxy_headers,
+                workers: self.workers.flatten(),
+                shutdown_timeout_seconds: self.shutdown_timeout_seconds,
+                max_streams_per_user: self.max_streams_per_user,
+                sse_keepalive_seconds: self.sse_keepalive_seconds,
+                deadline_reminder_percent: self.deadline_reminder_percent,
+                reminder_interval_seconds: self.reminder_interval_seconds,
+                deadline_sweep_seconds: self.deadline_sweep_seconds,
+                event_retention_days: self.event_retention_days,
             },
             generated_secret_file,
         })
     }
 }
 
-fn non_empty(name: &str, value: &str) -> Result<String, ConfigError> {
-    let value = value.trim();
-    if value.is_empty() {
-        return Err(ConfigError::new(format!("{name} must not be empty")));
+/// A clap error as one line, e.g. `invalid value '0' for
+/// '--database-pool-size <DATABASE_POOL_SIZE>': 0 is not in 1..=1000` (the
+/// value name is the variable's name): clap's first paragraph, which holds
+/// the possible values of an enum; usage and tips are left out.
+pub fn clap_error_line(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let line = text
+        .trim_start()
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    match line.strip_prefix("error: ") {
+        Some(rest) => rest.to_owned(),
+        None => line,
     }
-    Ok(value.to_owned())
 }
 
-fn number<T>(name: &str, text: &str, min: T, max: T) -> Result<T, ConfigError>
-where
-    T: std::str::FromStr + PartialOrd + fmt::Display + Copy,
-{
-    match text.trim().parse::<T>() {
-        Ok(value) if value >= min && value <= max => Ok(value),
-        _ => Err(ConfigError::new(format!(
-            "{name}: {text:?} must be a whole number from {min} to {max}"
-        ))),
+/// Runs `inner` on the value with surrounding white space removed (as an
+/// environment file may leave it).
+fn trimmed<P: TypedValueParser>(inner: P) -> Trimmed<P> {
+    Trimmed(inner)
+}
+
+#[derive(Clone)]
+struct Trimmed<P>(P);
+
+impl<P: TypedValueParser> TypedValueParser for Trimmed<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        let value = value.to_str().map_or(value, |text| OsStr::new(text.trim()));
+        self.0.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        self.0.possible_values()
     }
 }
 
-fn boolean(name: &str, text: &str) -> Result<bool, ConfigError> {
+/// Like [`trimmed`], but an empty value means "unset" (`None`).
+fn or_unset<P: TypedValueParser>(inner: P) -> OrUnsetParser<P> {
+    OrUnsetParser(inner)
+}
+
+#[derive(Clone)]
+struct OrUnsetParser<P>(P);
+
+impl<P: TypedValueParser> TypedValueParser for OrUnsetParser<P> {
+    type Value = OrUnset<P::Value>;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        match value.to_str().map(str::trim) {
+            Some("") => Ok(None),
+            Some(text) => self.0.parse_ref(cmd, arg, OsStr::new(text)).map(Some),
+            None => self.0.parse_ref(cmd, arg, value).map(Some),
+        }
+    }
+}
+
+fn socket_address(text: &str) -> Result<SocketAddr, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| "not an address like 127.0.0.1:8080".to_owned())
+}
+
+fn non_empty(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("must not be empty".to_owned());
+    }
+    Ok(text.to_owned())
+}
+
+fn log_filter(text: &str) -> Result<String, String> {
+    let filter = text.trim();
+    if filter.is_empty() || tracing_subscriber::EnvFilter::try_new(filter).is_err() {
+        return Err("not a filter like `info` or `api=debug`".to_owned());
+    }
+    Ok(filter.to_owned())
+}
+
+fn switch(text: &str) -> Result<bool, String> {
     match text.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" | "" => Ok(false),
-        _ => Err(ConfigError::new(format!(
-            "{name}: {text:?} must be true or false"
-        ))),
+        _ => Err("must be true or false".to_owned()),
     }
 }
 
-fn parse_origins(text: &str) -> Result<CorsOrigins, ConfigError> {
+fn parse_origins(text: &str) -> Result<CorsOrigins, String> {
     let items: Vec<&str> = text
         .split(',')
         .map(str::trim)
@@ -612,9 +610,9 @@ fn parse_origins(text: &str) -> Result<CorsOrigins, ConfigError> {
             None => false,
         };
         if !valid {
-            return Err(ConfigError::new(format!(
-                "CORS_ALLOWED_ORIGINS: {item:?} is not an origin like https://example.org (or use `*` alone)"
-            )));
+            return Err(format!(
+                "{item:?} is not an origin like https://example.org (or use `*` alone)"
+            ));
         }
         origins.push(item.to_owned());
     }
@@ -683,7 +681,7 @@ pub fn load_or_create_secret(file: &Path) -> Result<(Secret, bool), ConfigError>
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use clap::Parser;
+    use clap::{CommandFactory, FromArgMatches, Parser};
 
     #[derive(Parser)]
     struct Cli {
@@ -691,10 +689,23 @@ mod tests {
         args: ServerArgs,
     }
 
-    fn args(extra: &[&str]) -> ServerArgs {
+    /// The arguments as clap parses them, with the environment ignored (so
+    /// that a variable set where the tests run changes nothing); errors as
+    /// `main` prints them.
+    fn try_args(extra: &[&str]) -> Result<ServerArgs, String> {
         let mut argv = vec!["api"];
         argv.extend_from_slice(extra);
-        Cli::try_parse_from(argv).unwrap().args
+        let matches = Cli::command()
+            .mut_args(|arg| arg.env(None::<&str>))
+            .try_get_matches_from(argv)
+            .map_err(|e| clap_error_line(&e))?;
+        Cli::from_arg_matches(&matches)
+            .map(|cli| cli.args)
+            .map_err(|e| clap_error_line(&e))
+    }
+
+    fn args(extra: &[&str]) -> ServerArgs {
+        try_args(extra).unwrap()
     }
 
     const SECRET: &str = "--jwt-secret=0123456789abcdef0123456789abcdef";
@@ -755,6 +766,7 @@ mod tests {
         for (flag, variable) in [
             ("--bind-address=nowhere", "BIND_ADDRESS"),
             ("--access-token-ttl-seconds=abc", "ACCESS_TOKEN_TTL_SECONDS"),
+            ("--access-token-ttl-seconds=9", "ACCESS_TOKEN_TTL_SECONDS"),
             (
                 "--refresh-token-ttl-seconds=61",
                 "REFRESH_TOKEN_TTL_SECONDS",
@@ -762,8 +774,23 @@ mod tests {
             ("--cors-allowed-origins=example.org", "CORS_ALLOWED_ORIGINS"),
             ("--log-format=xml", "LOG_FORMAT"),
             ("--log-level=[[[", "LOG_LEVEL"),
+            ("--jwt-issuer= ", "JWT_ISSUER"),
             ("--database-pool-size=0", "DATABASE_POOL_SIZE"),
+            ("--database-timeout-seconds=301", "DATABASE_TIMEOUT_SECONDS"),
+            ("--login-rate-limit=-1", "LOGIN_RATE_LIMIT"),
+            ("--max-body-bytes=1023", "MAX_BODY_BYTES"),
             ("--trust-proxy-headers=maybe", "TRUST_PROXY_HEADERS"),
+            ("--workers=0", "WORKERS"),
+            (
+                "--shutdown-timeout-seconds=3601",
+                "SHUTDOWN_TIMEOUT_SECONDS",
+            ),
+            ("--max-streams-per-user=1001", "MAX_STREAMS_PER_USER"),
+            (
+                "--deadline-reminder-percent=100",
+                "DEADLINE_REMINDER_PERCENT",
+            ),
+            ("--event-retention-days=0", "EVENT_RETENTION_DAYS"),
             ("--database-url=redis://x", "DATABASE_URL"),
         ] {
             let mut argv = vec![SECRET];
@@ -771,13 +798,117 @@ mod tests {
                 argv.push("--database-url=postgres://h/d");
             }
             argv.push(flag);
-            let err = args(&argv).resolve().map(|_| ());
-            let message = err.expect_err(flag).to_string();
+            let outcome = try_args(&argv).and_then(|a| a.resolve().map_err(|e| e.to_string()));
+            let message = outcome.map(|_| ()).expect_err(flag);
             assert!(message.contains(variable), "{flag}: {message}");
             assert!(!message.contains('\n'), "{flag}: {message}");
         }
+        let message = try_args(&["--log-format=xml"]).map(|_| ()).unwrap_err();
+        assert!(message.contains("text, json"), "{message}");
     }
 
+    #[test]
+    fn values_are_trimmed_and_empty_ones_mean_unset_where_that_was_allowed() {
+        let parsed = args(&[
+            "--database-pool-size= 7 ",
+            "--log-format= JSON ",
+            "--trust-proxy-headers=",
+            "--workers=",
+            "--cors-allowed-origins=",
+        ]);
+        assert_eq!(parsed.database_pool_size, 7);
+        assert_eq!(parsed.log_format, LogFormat::Json);
+        assert!(!parsed.trust_proxy_headers);
+        assert_eq!(parsed.workers, Some(None));
+        assert_eq!(parsed.cors_allowed_origins, CorsOrigins::List(vec![]));
+        assert_eq!(args(&["--workers=4"]).workers, Some(Some(4)));
+        assert!(args(&["--trust-proxy-headers=on"]).trust_proxy_headers);
+        for range_end in ["--workers=1024", "--shutdown-timeout-seconds=0"] {
+            assert!(try_args(&[range_end]).is_ok(), "{range_end}");
+        }
+    }
+
+    #[test]
+    fn config_new_is_the_parsed_defaults() {
+        let secret = "0123456789abcdef0123456789abcdef";
+        let parsed = args(&["--database-url=postgres://h/d", SECRET])
+            .resolve()
+            .unwrap()
+            .config;
+        let new = Config::new(
+            DatabaseUrl::Postgres("postgres://h/d".into()),
+            Secret::new(secret),
+        );
+        assert_eq!(format!("{parsed:?}"), format!("{new:?}"));
+        assert_eq!(parsed.jwt_secret, new.jwt_secret);
+    }
+
+    /// The rows of the README's configuration table: each variable with the
+    /// default the table shows (`None` for a default in words, such as
+    /// "one per core").
+    fn documented_defaults() -> Vec<(String, Option<String>)> {
+        let readme = include_str!("../../README.md");
+        let section = readme
+            .split("### Configuration")
+            .nth(1)
+            .expect("README.md has a configuration section");
+        let quoted = |cell: &str| -> Vec<String> {
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_owned)
+                .collect()
+        };
+        let mut rows = Vec::new();
+        for line in section.lines().skip_while(|l| !l.starts_with('|')) {
+            if !line.starts_with('|') {
+                break;
+            }
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let (Some(names), Some(values)) = (cells.get(1), cells.get(2)) else {
+                continue;
+            };
+            let names = quoted(names);
+            if names.is_empty() {
+                continue; // the header and its rule
+            }
+            let values = quoted(values);
+            for (i, name) in names.into_iter().enumerate() {
+                rows.push((name, values.get(i).cloned()));
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn the_readme_documents_every_variable_with_its_default() {
+        let documented = documented_defaults();
+        let command = Cli::command();
+        let mut variables = Vec::new();
+        for arg in command.get_arguments() {
+            let Some(variable) = arg.get_env().and_then(|v| v.to_str()) else {
+                continue;
+            };
+            variables.push(variable.to_owned());
+            let default = arg
+                .get_default_values()
+                .first()
+                .and_then(|v| v.to_str())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned);
+            let row = documented
+                .iter()
+                .find(|(name, _)| name == variable)
+                .unwrap_or_else(|| panic!("{variable} is missing from README.md"));
+            assert_eq!(row.1, default, "README.md: default of {variable}");
+        }
+        for (name, _) in &documented {
+            assert!(
+                variables.contains(name),
+                "README.md documents {name}, which is no setting"
+            );
+        }
+    }
     #[test]
     fn origins_parse() {
         assert_eq!(parse_origins("").unwrap(), CorsOrigins::List(vec![]));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 
 use api::clock::SystemClock;
-use api::config::{LogFormat, ServerArgs};
+use api::config::{self, ServerArgs};
 use api::{db, openapi_document, telemetry, Application};
 
 #[derive(Debug, Parser)]
@@ -49,12 +49,17 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => return fail(config::clap_error_line(&e)),
+    };
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&cli.server),
         Command::Migrate => migrate(&cli.server),
         Command::Openapi { output } => print_openapi(output),
-        Command::Healthcheck { path } => healthcheck(&cli.server.bind_address, &path),
+        Command::Healthcheck { path } => healthcheck(cli.server.bind_address, &path),
     }
 }
 
@@ -100,12 +105,7 @@ fn migrate(args: &ServerArgs) -> ExitCode {
         Ok(database) => database,
         Err(e) => return fail(e),
     };
-    let format = if args.log_format.eq_ignore_ascii_case("json") {
-        LogFormat::Json
-    } else {
-        LogFormat::Text
-    };
-    telemetry::init(&args.log_level, format);
+    telemetry::init(&args.log_level, args.log_format);
     let run = || -> Result<usize, api::error::BoxError> {
         let pool = db::pool(&database, 1, std::time::Duration::from_secs(10))?;
         let mut conn = pool.get()?;
@@ -137,14 +137,11 @@ fn print_openapi(output: Option<PathBuf>) -> ExitCode {
     }
 }
 
-fn healthcheck(bind_address: &str, path: &str) -> ExitCode {
+fn healthcheck(mut address: std::net::SocketAddr, path: &str) -> ExitCode {
     use std::io::{Read, Write};
-    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, TcpStream};
     use std::time::Duration;
 
-    let Ok(mut address) = bind_address.trim().parse::<SocketAddr>() else {
-        return fail(format!("BIND_ADDRESS: {bind_address:?} is not an address"));
-    };
     // A server bound to every interface is reached on loopback.
     if address.ip().is_unspecified() {
         address.set_ip(match address.ip() {

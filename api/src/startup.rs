@@ -30,6 +30,7 @@ use crate::events::{self, Notifier};
 use crate::openapi::ApiDoc;
 use crate::rate_limit::RateLimiter;
 use crate::routes;
+use crate::routes::extract::{path_error, query_error, ParameterTable};
 use crate::state::AppState;
 use crate::telemetry;
 
@@ -352,14 +353,6 @@ fn describe_json_error(error: &serde_json::Error) -> ApiError {
     }
 }
 
-fn query_error(error: actix_web::error::QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
-    ApiError::bad_request(format!("invalid query string: {error}")).into()
-}
-
-fn path_error(error: actix_web::error::PathError, _req: &HttpRequest) -> actix_web::Error {
-    ApiError::not_found(format!("no such resource ({error})")).into()
-}
-
 fn cors(origins: &CorsOrigins) -> Cors {
     let cors = match origins {
         CorsOrigins::Any => Cors::default().allow_any_origin(),
@@ -443,7 +436,9 @@ pub fn build_app(
         .configure(routes::configure)
         .split_for_parts();
     let routes = web::Data::new(RouteTable::from_openapi(&doc));
+    let parameters = web::Data::new(ParameterTable::from_openapi(&doc));
     app.app_data(routes)
+        .app_data(parameters)
         .service(web::resource(DOCS_PATH).route(web::get().to(|| async {
             HttpResponse::PermanentRedirect()
                 .insert_header((header::LOCATION, "/docs/"))

@@ -10,13 +10,13 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use tracing_subscriber::EnvFilter;
 
-use crate::config::LogFormat;
+use crate::config::{defaults, LogFormat};
 
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// Installs the global subscriber (stdout). Calling it twice is harmless.
 pub fn init(level: &str, format: LogFormat) {
-    let filter = EnvFilter::try_new(level).unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = EnvFilter::try_new(level).unwrap_or_else(|_| EnvFilter::new(defaults::LOG_LEVEL));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -211,8 +211,8 @@ pub struct ViewQuery {
     /// Long poll: answer only once the game's version is greater than this
     /// (or when `wait` seconds have passed; then the current view).
     pub wait_for_version: Option<i64>,
-    /// Longest wait in seconds for `wait_for_version` (1-60, default 30).
-    #[param(minimum = 1, maximum = 60)]
+    /// Documented (and checked) by `routes::extract::WaitParam`.
+    #[param(ignore)]
     pub wait: Option<u64>,
 }
 

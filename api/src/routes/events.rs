@@ -18,10 +18,11 @@ use crate::error::{ApiError, ProblemKind};
 use crate::events::notifier::Wake;
 use crate::events::streams::StreamPermit;
 use crate::events::{self, Event, GameSubscription, UserSubscription};
+use crate::routes::extract::{self, WaitParam};
 use crate::state::AppState;
 
-/// Longest long poll, in seconds.
-pub const MAX_WAIT_SECONDS: u64 = 60;
+/// Default wait of `GET /events`: answer at once.
+const DEFAULT_WAIT_SECONDS: u64 = 0;
 /// Most events in one answer (and one stream chunk).
 pub const MAX_EVENTS: i64 = 100;
 /// While waiting, the database is read again at least this often, in case
@@ -44,9 +45,8 @@ pub struct EventsQuery {
     /// start). Pass the last id you have seen.
     #[param(minimum = 0, example = 41)]
     pub after: Option<i64>,
-    /// Seconds to hold the request while there is nothing new (0..=60,
-    /// larger values count as 60; default 0: answer at once).
-    #[param(minimum = 0, maximum = 60, example = 30)]
+    /// Documented by [`WaitParam`].
+    #[param(ignore)]
     pub wait: Option<u64>,
     /// Most events to return (1..=100, default 100); fetch again with the
     /// new `last_id` for more.
@@ -76,7 +76,7 @@ pub struct EventPage {
     tag = "events",
     operation_id = "list_events",
     security(("bearer" = [])),
-    params(EventsQuery),
+    params(EventsQuery, WaitParam<DEFAULT_WAIT_SECONDS>),
     responses(
         (status = 200, description = "The events after `after` (possibly none)", body = EventPage),
         (status = 400, response = crate::openapi::BadRequest),
@@ -100,7 +100,7 @@ pub async fn list_events(
             "limit must be between 1 and {MAX_EVENTS}"
         )));
     }
-    let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
+    let wait = extract::wait(query.wait, DEFAULT_WAIT_SECONDS)?;
     let deadline = Instant::now() + wait;
 
     // Subscribe before the first read, so an event committed in between

@@ -5,8 +5,6 @@
 //! Every endpoint needs a bearer token; anyone authenticated may watch any
 //! game (a spectator's view holds only public information).
 
-use std::time::Duration;
-
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
@@ -27,6 +25,7 @@ use crate::games::setup::SetupSource;
 use crate::games::step::Precondition;
 use crate::games::{self, written, Answered, Caller, GameError, Idempotency};
 use crate::openapi::{GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch};
+use crate::routes::extract::{self, WaitParam};
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -43,8 +42,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(draw_game);
 }
 
-/// Longest and default wait of a long poll (`wait_for_version`).
-const MAX_WAIT_SECONDS: u64 = 60;
+/// Default wait of a long poll (`wait_for_version`), in seconds.
 const DEFAULT_WAIT_SECONDS: u64 = 30;
 
 fn caller(user: &AuthUser) -> Caller {
@@ -207,6 +205,7 @@ pub async fn list_games(
         ("id" = Uuid, Path, description = "Game id"),
         ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
         ViewQuery,
+        WaitParam<DEFAULT_WAIT_SECONDS>,
     ),
     responses(
         (status = 200, description = "The caller's view", body = GameView,
@@ -227,17 +226,10 @@ pub async fn get_game(
     query: web::Query<ViewQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
+    let wait = extract::wait(query.wait, DEFAULT_WAIT_SECONDS)?;
     if let Some(after) = query.wait_for_version {
-        let seconds = query.wait.unwrap_or(DEFAULT_WAIT_SECONDS);
-        if !(1..=MAX_WAIT_SECONDS).contains(&seconds) {
-            return Err(ApiError::bad_request(format!(
-                "wait must be between 1 and {MAX_WAIT_SECONDS} seconds"
-            )));
-        }
         // Subscribe before reading, so no change can slip in between.
-        let waiter = state
-            .notifier
-            .wait_for_game_version(id, after, Duration::from_secs(seconds));
+        let waiter = state.notifier.wait_for_game_version(id, after, wait);
         if games::view::version_of(&state.games, id).await? <= after {
             waiter.await;
         }
@@ -273,6 +265,7 @@ pub async fn get_game(
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 200, description = "The move history", body = MoveHistory),
+        (status = 400, response = crate::openapi::BadRequest),
         (status = 401, response = crate::openapi::Unauthorized),
         (status = 404, response = crate::openapi::NotFound),
         (status = 503, response = crate::openapi::ServiceUnavailable),

@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod events;
+pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;

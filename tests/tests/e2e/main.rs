@@ -8,6 +8,7 @@
 mod harness;
 
 mod auth;
+mod edges;
 mod errors;
 mod events;
 mod events_lifecycle;
