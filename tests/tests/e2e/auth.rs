@@ -266,16 +266,8 @@ backend_tests! {
             assert!(body["detail"].as_str().unwrap().contains("invalid"), "{label}: {body}");
         }
     }
-}
 
-mod rate_limit {
-    use super::*;
-    use crate::harness::Backend;
-
-    async fn check(backend: Backend) {
-        let Some(app) = spawn_app_with(backend, |c| c.login_attempts_per_minute = 3).await else {
-            return;
-        };
+    async fn logins_are_rate_limited(app, config = |c| c.login_attempts_per_minute = 3) {
         app.register_user("ann").await;
         for _ in 0..3 {
             assert_problem(
@@ -303,15 +295,5 @@ mod rate_limit {
         // A minute later the window has passed.
         app.clock.advance(Duration::seconds(60));
         assert_eq!(app.login("ann", PASSWORD).await.status(), StatusCode::OK);
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn sqlite() {
-        check(Backend::Sqlite).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn postgres() {
-        check(Backend::Postgres).await;
     }
 }

@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::harness::{assert_problem, spawn_app_with, Backend, PASSWORD};
+use crate::harness::{assert_problem, PASSWORD};
 
 backend_tests! {
     async fn unknown_routes_are_404_problems(app) {
@@ -72,15 +72,8 @@ backend_tests! {
             .header("x-request-id", "<script>").send().await.unwrap();
         assert_ne!(replaced.headers()["x-request-id"], "<script>");
     }
-}
 
-mod oversized_bodies {
-    use super::*;
-
-    async fn check(backend: Backend) {
-        let Some(app) = spawn_app_with(backend, |c| c.max_body_bytes = 1024).await else {
-            return;
-        };
+    async fn oversized_bodies_are_413_problems(app, config = |c| c.max_body_bytes = 1024) {
         let huge = json!({"username": "ann", "password": "p".repeat(4096)});
         let body = assert_problem(
             app.post_json("/api/v1/auth/register", None, &huge).await,
@@ -93,15 +86,5 @@ mod oversized_bodies {
             app.login("ann", PASSWORD).await.status(),
             StatusCode::UNAUTHORIZED
         );
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn sqlite() {
-        check(Backend::Sqlite).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn postgres() {
-        check(Backend::Postgres).await;
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::harness::{assert_problem, spawn_app_with, Backend, TestApp, TestUser};
+use crate::harness::{assert_problem, TestApp, TestUser};
 
 /// A server to talk to: one started in-process ([`TestApp`]) or a separate
 /// server process (events_processes.rs). Only used inside this test crate,
@@ -559,137 +559,101 @@ fn square_distance(from: &str, to: &str) -> u32 {
     f1.abs_diff(f2) + r1.abs_diff(r2)
 }
 
-async fn stream_cap(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| {
+backend_tests! {
+    async fn the_stream_cap_is_per_user_and_freed_on_disconnect(app, config = |c| {
         c.max_streams_per_user = 2;
         c.sse_keepalive_seconds = 1;
-    })
-    .await
-    else {
-        return;
-    };
-    let ann = app.register_user("ann").await;
-    let bo = app.register_user("bob").await;
-    let first = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
-    let _second = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
-    let third = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
-    let body = assert_problem(third, 429, "too_many_streams").await;
-    assert_eq!(body["max_streams"], 2);
-    // The cap is per user: Bob may still open one.
-    let mut idle = SseReader::new(open_stream(&app, "/api/v1/events/stream", &bo, None).await);
-    // An idle stream gets keep-alive comments (every second here).
-    assert!(idle.next_comment(FRAME_LIMIT).await);
-    assert!(idle.next_comment(FRAME_LIMIT).await);
-    // A client that goes away frees its slot: the server notices at its
-    // next write (a keep-alive at the latest).
-    drop(first);
-    let mut reopened = None;
-    for _ in 0..100 {
-        let response = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
-        if response.status() == 200 {
-            reopened = Some(response);
-            break;
+    }) {
+        let ann = app.register_user("ann").await;
+        let bo = app.register_user("bob").await;
+        let first = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
+        let _second = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
+        let third = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
+        let body = assert_problem(third, 429, "too_many_streams").await;
+        assert_eq!(body["max_streams"], 2);
+        // The cap is per user: Bob may still open one.
+        let mut idle = SseReader::new(open_stream(&app, "/api/v1/events/stream", &bo, None).await);
+        // An idle stream gets keep-alive comments (every second here).
+        assert!(idle.next_comment(FRAME_LIMIT).await);
+        assert!(idle.next_comment(FRAME_LIMIT).await);
+        // A client that goes away frees its slot: the server notices at its
+        // next write (a keep-alive at the latest).
+        drop(first);
+        let mut reopened = None;
+        for _ in 0..100 {
+            let response = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
+            if response.status() == 200 {
+                reopened = Some(response);
+                break;
+            }
+            assert_problem(response, 429, "too_many_streams").await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_problem(response, 429, "too_many_streams").await;
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(reopened.is_some(), "the slot was freed");
     }
-    assert!(reopened.is_some(), "the slot was freed");
-}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stream_cap_sqlite() {
-    stream_cap(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stream_cap_postgres() {
-    stream_cap(Backend::Postgres).await;
-}
-
-async fn deadline_reminder(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| {
+    async fn deadline_reminder(app, config = |c| {
         c.reminder_interval_seconds = 1;
         c.deadline_reminder_percent = 25;
-    })
-    .await
-    else {
-        return;
-    };
-    let mut ann = app.register_user("ann").await;
-    let mut bo = app.register_user("bob").await;
-    let id = start_game(&app, &ann, &bo, 4).await;
-    let seen = poll(&app, &ann, 0, 0).await["last_id"].as_i64().unwrap();
-    let view = game_view(&app, &id, &ann).await;
-    let deadline = view["deadline"].as_str().unwrap().to_owned();
+    }) {
+        let mut ann = app.register_user("ann").await;
+        let mut bo = app.register_user("bob").await;
+        let id = start_game(&app, &ann, &bo, 4).await;
+        let seen = poll(&app, &ann, 0, 0).await["last_id"].as_i64().unwrap();
+        let view = game_view(&app, &id, &ann).await;
+        let deadline = view["deadline"].as_str().unwrap().to_owned();
 
-    // Three days of four gone: more than 25% left, no reminder (the task
-    // runs every second; two seconds of waiting give it its chances).
-    app.clock
-        .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
-    relogin(&app, &mut ann).await;
-    relogin(&app, &mut bo).await;
-    let page = poll(&app, &ann, seen, 2).await;
-    assert_eq!(types(&page), Vec::<String>::new());
+        // Three days of four gone: more than 25% left, no reminder (the task
+        // runs every second; two seconds of waiting give it its chances).
+        app.clock
+            .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
+        relogin(&app, &mut ann).await;
+        relogin(&app, &mut bo).await;
+        let page = poll(&app, &ann, seen, 2).await;
+        assert_eq!(types(&page), Vec::<String>::new());
 
-    // Less than a day (25%) left: exactly one reminder, to the player on turn.
-    app.clock.advance(chrono::Duration::minutes(2));
-    relogin(&app, &mut ann).await;
-    let page = poll(&app, &ann, seen, 30).await;
-    assert_eq!(types(&page), ["deadline_soon"]);
-    let event = &page["events"][0];
-    assert_eq!(event["game_id"], id.as_str());
-    assert_eq!(
-        chrono::DateTime::parse_from_rfc3339(event["deadline"].as_str().unwrap()).unwrap(),
-        chrono::DateTime::parse_from_rfc3339(&deadline).unwrap()
-    );
-    let reminded = page["last_id"].as_i64().unwrap();
-    let bo_seen = poll(&app, &bo, 0, 0).await;
-    assert!(!types(&bo_seen).contains(&"deadline_soon".to_owned()));
-    // The reminder changes nothing in the game.
-    assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
-    // Not again for the same turn.
-    let page = poll(&app, &ann, reminded, 2).await;
-    assert_eq!(types(&page), Vec::<String>::new());
+        // Less than a day (25%) left: exactly one reminder, to the player on turn.
+        app.clock.advance(chrono::Duration::minutes(2));
+        relogin(&app, &mut ann).await;
+        let page = poll(&app, &ann, seen, 30).await;
+        assert_eq!(types(&page), ["deadline_soon"]);
+        let event = &page["events"][0];
+        assert_eq!(event["game_id"], id.as_str());
+        assert_eq!(
+            chrono::DateTime::parse_from_rfc3339(event["deadline"].as_str().unwrap()).unwrap(),
+            chrono::DateTime::parse_from_rfc3339(&deadline).unwrap()
+        );
+        let reminded = page["last_id"].as_i64().unwrap();
+        let bo_seen = poll(&app, &bo, 0, 0).await;
+        assert!(!types(&bo_seen).contains(&"deadline_soon".to_owned()));
+        // The reminder changes nothing in the game.
+        assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
+        // Not again for the same turn.
+        let page = poll(&app, &ann, reminded, 2).await;
+        assert_eq!(types(&page), Vec::<String>::new());
 
-    // The next turn gets its own reminder: Ann moves, Bo's clock runs.
-    play_move(&app, &id, &ann, 2).await;
-    let bo_last = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
-    app.clock
-        .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
-    relogin(&app, &mut bo).await;
-    let page = poll(&app, &bo, bo_last, 30).await;
-    assert_eq!(types(&page), ["deadline_soon"]);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deadline_reminder_sqlite() {
-    deadline_reminder(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deadline_reminder_postgres() {
-    deadline_reminder(Backend::Postgres).await;
-}
-
-async fn requests_need_a_token(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |_| {}).await else {
-        return;
-    };
-    for path in ["/api/v1/events", "/api/v1/events/stream"] {
-        assert_problem(app.get(path, None).await, 401, "unauthorized").await;
+        // The next turn gets its own reminder: Ann moves, Bo's clock runs.
+        play_move(&app, &id, &ann, 2).await;
+        let bo_last = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
+        app.clock
+            .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
+        relogin(&app, &mut bo).await;
+        let page = poll(&app, &bo, bo_last, 30).await;
+        assert_eq!(types(&page), ["deadline_soon"]);
     }
-    let ann = app.register_user("ann").await;
-    for query in ["after=-1", "limit=0", "limit=101", "after=x", "wait=abc"] {
-        let response = app
-            .get(&format!("/api/v1/events?{query}"), Some(&ann.access_token))
-            .await;
-        assert_problem(response, 400, "validation_failed").await;
-    }
-}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn event_requests_are_checked_sqlite() {
-    requests_need_a_token(Backend::Sqlite).await;
+    async fn event_requests_are_checked(app) {
+        for path in ["/api/v1/events", "/api/v1/events/stream"] {
+            assert_problem(app.get(path, None).await, 401, "unauthorized").await;
+        }
+        let ann = app.register_user("ann").await;
+        for query in ["after=-1", "limit=0", "limit=101", "after=x", "wait=abc"] {
+            let response = app
+                .get(&format!("/api/v1/events?{query}"), Some(&ann.access_token))
+                .await;
+            assert_problem(response, 400, "validation_failed").await;
+        }
+    }
 }
 
 backend_tests! {

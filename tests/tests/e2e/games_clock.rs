@@ -6,7 +6,7 @@ use domain::{Rules, Variant};
 use serde_json::json;
 
 use crate::games_support::*;
-use crate::harness::{assert_problem, spawn_app_with, Backend, TestApp};
+use crate::harness::{assert_problem, TestApp};
 
 async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
     use api::schema::game_actions;
@@ -92,44 +92,31 @@ backend_tests! {
         let view = get_json(&app, &format!("/api/v1/games/{setup_only}"), &ann).await;
         assert_eq!(view["status"], "aborted");
     }
-}
 
-/// The background task ends overdue games by itself (no request needed).
-async fn background_sweep(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| c.deadline_sweep_seconds = 1).await else {
-        return;
-    };
-    let (ann, bo) = two_users(&app, "task").await;
-    let game = random_match(&app, ann, bo, Variant::Duel, Rules::default(), 1).await;
-    app.clock.advance(chrono::Duration::days(5));
-    // No request touches the game: only the task can end it.
-    let mut finished = false;
-    for _ in 0..100 {
-        let id = game.id.clone();
-        let status = api::db::run(&app.pool, move |conn| {
-            use api::schema::games;
-            Ok(games::table
-                .find(id)
-                .select(games::status)
-                .first::<String>(conn)?)
-        })
-        .await
-        .unwrap();
-        if status == "finished" {
-            finished = true;
-            break;
+    /// The background task ends overdue games by itself (no request needed).
+    async fn the_background_sweep_ends_overdue_games(app, config = |c| c.deadline_sweep_seconds = 1) {
+        let (ann, bo) = two_users(&app, "task").await;
+        let game = random_match(&app, ann, bo, Variant::Duel, Rules::default(), 1).await;
+        app.clock.advance(chrono::Duration::days(5));
+        // No request touches the game: only the task can end it.
+        let mut finished = false;
+        for _ in 0..100 {
+            let id = game.id.clone();
+            let status = api::db::run(&app.pool, move |conn| {
+                use api::schema::games;
+                Ok(games::table
+                    .find(id)
+                    .select(games::status)
+                    .first::<String>(conn)?)
+            })
+            .await
+            .unwrap();
+            if status == "finished" {
+                finished = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert!(finished, "the sweep ended the game");
     }
-    assert!(finished, "the sweep ended the game");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn background_sweep_sqlite() {
-    background_sweep(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn background_sweep_postgres() {
-    background_sweep(Backend::Postgres).await;
 }

@@ -29,6 +29,8 @@ pub enum Backend {
 /// Declares tests that run on every backend. Each `async fn name(app)`
 /// becomes a module `name` with two tests, `sqlite` and `postgres` (the
 /// latter returns at once, passing, when `TEST_DATABASE_URL` is unset).
+/// `async fn name(app, config = <expr>)` first applies `<expr>`, anything
+/// callable as `FnOnce(&mut Config)`, to [`test_config`].
 ///
 /// ```ignore
 /// backend_tests! {
@@ -36,10 +38,25 @@ pub enum Backend {
 ///         let response = app.get("/api/v1/me", None).await;
 ///         assert_problem(response, 401, "unauthorized").await;
 ///     }
+///
+///     async fn small_bodies_only(app, config = |c| c.max_body_bytes = 1024) {
+///         // ...
+///     }
 /// }
 /// ```
 macro_rules! backend_tests {
-    ($( $(#[$meta:meta])* async fn $name:ident($app:ident) $body:block )*) => {$(
+    () => {};
+    ($(#[$meta:meta])* async fn $name:ident($app:ident) $body:block $($rest:tt)*) => {
+        backend_tests! {
+            $(#[$meta])* async fn $name($app, config = |_| {}) $body
+            $($rest)*
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        async fn $name:ident($app:ident, config = $config:expr) $body:block
+        $($rest:tt)*
+    ) => {
         $(#[$meta])*
         mod $name {
             #[allow(unused_imports)]
@@ -49,19 +66,23 @@ macro_rules! backend_tests {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                if let Some(app) = $crate::harness::spawn_app($crate::harness::Backend::Sqlite).await {
+                let backend = $crate::harness::Backend::Sqlite;
+                if let Some(app) = $crate::harness::spawn_app_with(backend, $config).await {
                     body(app).await;
                 }
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                if let Some(app) = $crate::harness::spawn_app($crate::harness::Backend::Postgres).await {
+                let backend = $crate::harness::Backend::Postgres;
+                if let Some(app) = $crate::harness::spawn_app_with(backend, $config).await {
                     body(app).await;
                 }
             }
         }
-    )*};
+
+        backend_tests! { $($rest)* }
+    };
 }
 
 /// The configuration tests start from: defaults, port 0, a test secret,

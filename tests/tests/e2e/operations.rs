@@ -38,17 +38,10 @@ backend_tests! {
     }
 }
 
-mod cors {
-    use super::*;
-
-    async fn check(backend: Backend) {
-        let Some(app) = spawn_app_with(backend, |c| {
-            c.cors_origins = api::config::CorsOrigins::List(vec!["https://play.example".into()]);
-        })
-        .await
-        else {
-            return;
-        };
+backend_tests! {
+    async fn cors_grants_only_the_configured_origins(app, config = |c| {
+        c.cors_origins = api::config::CorsOrigins::List(vec!["https://play.example".into()]);
+    }) {
         let preflight = app
             .client
             .request(reqwest::Method::OPTIONS, app.url("/api/v1/me"))
@@ -106,10 +99,7 @@ mod cors {
     /// Without any configured origin, cross-origin callers get no CORS
     /// grant, while same-origin requests that carry `Origin` (Swagger UI's
     /// POSTs) still work.
-    async fn check_default(backend: Backend) {
-        let Some(app) = spawn_app(backend).await else {
-            return;
-        };
+    async fn without_configured_origins_cors_grants_nothing(app) {
         let same_origin = app
             .client
             .post(app.url("/api/v1/auth/register"))
@@ -145,18 +135,6 @@ mod cors {
             preflight.headers()["content-type"],
             "application/problem+json"
         );
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn sqlite() {
-        check(Backend::Sqlite).await;
-        check_default(Backend::Sqlite).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn postgres() {
-        check(Backend::Postgres).await;
-        check_default(Backend::Postgres).await;
     }
 }
 
