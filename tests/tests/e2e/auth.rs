@@ -252,9 +252,9 @@ backend_tests! {
         let backend = app.backend;
         let other_secret = spawn_app_with(backend, |c| {
             c.jwt_secret = api::config::Secret::new("another-secret-another-secret-0123456789");
-        }).await.unwrap();
-        let other_audience = spawn_app_with(backend, |c| c.jwt_audience = "someone-else".into()).await.unwrap();
-        let other_issuer = spawn_app_with(backend, |c| c.jwt_issuer = "someone-else".into()).await.unwrap();
+        }).await;
+        let other_audience = spawn_app_with(backend, |c| c.jwt_audience = "someone-else".into()).await;
+        let other_issuer = spawn_app_with(backend, |c| c.jwt_issuer = "someone-else".into()).await;
         for (label, other) in [("secret", &other_secret), ("audience", &other_audience), ("issuer", &other_issuer)] {
             let stranger = other.register_user("ann").await;
             let parts: Vec<&str> = stranger.access_token.split('.').collect();

@@ -5,9 +5,7 @@ use domain::{Color, Rules, Variant, Viewer};
 use serde_json::{json, Value};
 
 use crate::games_support::*;
-use crate::harness::{
-    assert_problem, spawn_app, test_config, with_database_name, Backend, TestApp,
-};
+use crate::harness::{assert_problem, test_config, TestApp};
 
 async fn post_with_key(
     app: &TestApp,
@@ -307,37 +305,33 @@ backend_tests! {
     }
 }
 
-/// Two server processes on one PostgreSQL database: simultaneous moves sent
-/// to different servers, exactly one applied each time.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_servers_on_one_database() {
-    let Some(app) = spawn_app(Backend::Postgres).await else {
-        return;
-    };
-    let (admin, name) = app.postgres_database().unwrap();
-    let url = with_database_name(admin, name);
-    let config = test_config(api::config::DatabaseUrl::Postgres(url));
-    let second = api::Application::build(config, app.clock.clone())
-        .await
-        .unwrap();
-    let second_address = format!("http://127.0.0.1:{}", second.port());
-    let handle = second.handle();
-    tokio::spawn(second.run_until_stopped());
+postgres_tests! {
+    /// Two server processes on one PostgreSQL database: simultaneous moves sent
+    /// to different servers, exactly one applied each time.
+    async fn two_servers_on_one_database(app) {
+        let config = test_config(app.database().url());
+        let second = api::Application::build(config, app.clock.clone())
+            .await
+            .unwrap();
+        let second_address = format!("http://127.0.0.1:{}", second.port());
+        let handle = second.handle();
+        tokio::spawn(second.run_until_stopped());
 
-    let (ann, bo) = two_users(&app, "multi").await;
-    let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 7).await;
-    for _ in 0..6 {
-        race_moves([&app.address, &second_address], &app.client, &mut game).await;
+        let (ann, bo) = two_users(&app, "multi").await;
+        let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 7).await;
+        for _ in 0..6 {
+            race_moves([&app.address, &second_address], &app.client, &mut game).await;
+        }
+        // The second server sees the same game.
+        let r = app
+            .client
+            .get(format!("{second_address}{}", game.path("")))
+            .bearer_auth(&game.red.access_token)
+            .send()
+            .await
+            .unwrap();
+        let view: Value = r.json().await.unwrap();
+        assert_eq!(view["version"], game.version);
+        handle.stop(false).await;
     }
-    // The second server sees the same game.
-    let r = app
-        .client
-        .get(format!("{second_address}{}", game.path("")))
-        .bearer_auth(&game.red.access_token)
-        .send()
-        .await
-        .unwrap();
-    let view: Value = r.json().await.unwrap();
-    assert_eq!(view["version"], game.version);
-    handle.stop(false).await;
 }
