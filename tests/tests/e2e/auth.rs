@@ -1,7 +1,6 @@
 //! Accounts: register, login, refresh rotation and reuse detection, logout,
 //! /me, and every way authentication can fail.
 
-use api::clock::Clock;
 use base64::Engine;
 use chrono::Duration;
 use reqwest::StatusCode;
@@ -71,7 +70,7 @@ backend_tests! {
         assert_eq!(claims["sub"], user.id.as_str());
         assert_eq!(claims["iss"], "stratego");
         assert_eq!(claims["aud"], "stratego-api");
-        let now = app.clock.now().timestamp();
+        let now = app.now().timestamp();
         assert_eq!(claims["exp"].as_i64().unwrap(), now + 900);
     }
 

@@ -6,267 +6,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::harness::{assert_problem, TestApp, TestUser};
-
-/// A server to talk to: one started in-process ([`TestApp`]) or a separate
-/// server process (events_processes.rs). Only used inside this test crate,
-/// so the futures' missing `Send` bound does not matter.
-#[allow(async_fn_in_trait)]
-pub trait Server {
-    fn client(&self) -> &reqwest::Client;
-    fn base(&self) -> &str;
-
-    fn at(&self, path: &str) -> String {
-        format!("{}{path}", self.base())
-    }
-
-    async fn get_as(&self, path: &str, user: &TestUser) -> reqwest::Response {
-        self.client()
-            .get(self.at(path))
-            .bearer_auth(&user.access_token)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn post_as(&self, path: &str, user: &TestUser, body: &Value) -> reqwest::Response {
-        self.client()
-            .post(self.at(path))
-            .bearer_auth(&user.access_token)
-            .json(body)
-            .send()
-            .await
-            .unwrap()
-    }
-}
-
-impl Server for TestApp {
-    fn client(&self) -> &reqwest::Client {
-        &self.client
-    }
-    fn base(&self) -> &str {
-        &self.address
-    }
-}
-
-/// A game between `red` and `blue`, both setups in (random, seeded): Red
-/// to move. Returns the game id.
-pub async fn start_game(app: &impl Server, red: &TestUser, blue: &TestUser, days: u32) -> String {
-    let response = app
-        .post_as(
-            "/api/v1/games",
-            red,
-            &json!({"variant": "classic", "color": "red", "opponent": blue.username,
-                    "days_per_move": days}),
-        )
-        .await;
-    assert_eq!(response.status(), 201, "create a game");
-    let game: Value = response.json().await.unwrap();
-    let id = game["id"].as_str().unwrap().to_owned();
-    let response = app
-        .post_as(&format!("/api/v1/games/{id}/join"), blue, &json!({}))
-        .await;
-    assert_eq!(response.status(), 200, "accept the challenge");
-    for (user, seed) in [(red, 11), (blue, 12)] {
-        let response = app
-            .post_as(
-                &format!("/api/v1/games/{id}/setup"),
-                user,
-                &json!({"random": true, "seed": seed}),
-            )
-            .await;
-        assert_eq!(response.status(), 200, "place a setup");
-    }
-    let view = game_view(app, &id, red).await;
-    assert_eq!(view["status"], "playing");
-    assert_eq!(view["turn"], "red");
-    id
-}
-
-pub async fn game_view(app: &impl Server, id: &str, user: &TestUser) -> Value {
-    let response = app.get_as(&format!("/api/v1/games/{id}"), user).await;
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
-}
-
-/// Plays a legal move for `user` (who must be on turn): an attack when
-/// there is one, otherwise a move picked by `pick`. Returns (from, to).
-pub async fn play_move(
-    app: &impl Server,
-    id: &str,
-    user: &TestUser,
-    pick: usize,
-) -> (String, String) {
-    let view = game_view(app, id, user).await;
-    let moves = view["legal_moves"].as_array().expect("legal moves on turn");
-    assert!(!moves.is_empty());
-    let me = view["you"].as_str().unwrap();
-    let attacks: Vec<&Value> = moves
-        .iter()
-        .filter(|m| {
-            view["board"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|p| p["square"] == m["to"] && p["color"].as_str() != Some(me))
-        })
-        .collect();
-    let chosen = if attacks.is_empty() {
-        &moves[pick % moves.len()]
-    } else {
-        attacks[pick % attacks.len()]
-    };
-    let from = chosen["from"].as_str().unwrap().to_owned();
-    let to = chosen["to"].as_str().unwrap().to_owned();
-    let response = app
-        .post_as(
-            &format!("/api/v1/games/{id}/moves"),
-            user,
-            &json!({"from": from, "to": to, "expected_version": view["version"]}),
-        )
-        .await;
-    assert_eq!(response.status(), 200, "move {from}-{to}");
-    (from, to)
-}
-
-/// `GET /events?after=..&wait=..` as `user`.
-pub async fn poll(app: &impl Server, user: &TestUser, after: i64, wait: u64) -> Value {
-    let response = app
-        .get_as(&format!("/api/v1/events?after={after}&wait={wait}"), user)
-        .await;
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
-}
-
-/// Logs in again (after the clock moved past the access token's life).
-pub async fn relogin(app: &TestApp, user: &mut TestUser) {
-    let response = app.login(&user.username, &user.password).await;
-    assert_eq!(response.status(), 200);
-    let body: Value = response.json().await.unwrap();
-    user.access_token = body["access_token"].as_str().unwrap().to_owned();
-}
-
-pub fn types(page: &Value) -> Vec<String> {
-    page["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["type"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-/// One Server-Sent Event.
-#[derive(Debug, Clone)]
-pub struct Frame {
-    pub id: Option<String>,
-    pub event: Option<String>,
-    pub data: String,
-}
-
-/// Reads an SSE answer frame by frame (comments are skipped).
-pub struct SseReader {
-    response: reqwest::Response,
-    buffer: String,
-    pub comments: usize,
-}
-
-impl SseReader {
-    pub fn new(response: reqwest::Response) -> Self {
-        assert_eq!(response.status(), 200);
-        let content_type = response.headers()["content-type"].to_str().unwrap();
-        assert!(
-            content_type.starts_with("text/event-stream"),
-            "{content_type}"
-        );
-        Self {
-            response,
-            buffer: String::new(),
-            comments: 0,
-        }
-    }
-
-    /// The next frame carrying data, or `None` when the stream ended.
-    /// Panics after `limit` without one (a hung stream fails the test
-    /// instead of hanging it).
-    pub async fn next_frame(&mut self, limit: Duration) -> Option<Frame> {
-        tokio::time::timeout(limit, self.read_frame())
-            .await
-            .expect("a frame within the limit")
-    }
-
-    /// Reads until at least one more comment (`: keep-alive`) arrived;
-    /// false if the stream ended first.
-    pub async fn next_comment(&mut self, limit: Duration) -> bool {
-        let wanted = self.comments + 1;
-        tokio::time::timeout(limit, async {
-            while self.comments < wanted {
-                if let Some(end) = self.buffer.find("\n\n") {
-                    let block: String = self.buffer.drain(..end + 2).collect();
-                    self.comments += block.lines().filter(|l| l.starts_with(':')).count();
-                    continue;
-                }
-                match self.response.chunk().await {
-                    Ok(Some(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
-                    Ok(None) | Err(_) => return false,
-                }
-            }
-            true
-        })
-        .await
-        .expect("a comment within the limit")
-    }
-
-    async fn read_frame(&mut self) -> Option<Frame> {
-        loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let mut frame = Frame {
-                    id: None,
-                    event: None,
-                    data: String::new(),
-                };
-                let mut has_data = false;
-                for line in block.lines() {
-                    if line.starts_with(':') {
-                        self.comments += 1;
-                    } else if let Some(v) = line.strip_prefix("id: ") {
-                        frame.id = Some(v.to_owned());
-                    } else if let Some(v) = line.strip_prefix("event: ") {
-                        frame.event = Some(v.to_owned());
-                    } else if let Some(v) = line.strip_prefix("data: ") {
-                        frame.data.push_str(v);
-                        has_data = true;
-                    }
-                }
-                if has_data {
-                    return Some(frame);
-                }
-            }
-            match self.response.chunk().await {
-                Ok(Some(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
-                Ok(None) | Err(_) => return None,
-            }
-        }
-    }
-}
-
-pub async fn open_stream(
-    app: &impl Server,
-    path: &str,
-    user: &TestUser,
-    last_id: Option<i64>,
-) -> reqwest::Response {
-    let mut request = app
-        .client()
-        .get(app.at(path))
-        .bearer_auth(&user.access_token);
-    if let Some(id) = last_id {
-        request = request.header("Last-Event-ID", id.to_string());
-    }
-    request.send().await.unwrap()
-}
-
-pub const FRAME_LIMIT: Duration = Duration::from_secs(30);
+use crate::harness::assert_problem;
+use crate::support::*;
 
 backend_tests! {
     async fn a_long_poll_answers_at_once_with_pending_events(app) {
@@ -625,7 +366,7 @@ backend_tests! {
         );
         let reminded = page["last_id"].as_i64().unwrap();
         let bo_seen = poll(&app, &bo, 0, 0).await;
-        assert!(!types(&bo_seen).contains(&"deadline_soon".to_owned()));
+        assert!(!types(&bo_seen).contains(&"deadline_soon"));
         // The reminder changes nothing in the game.
         assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
         // Not again for the same turn.
@@ -667,7 +408,7 @@ backend_tests! {
         let mut writers = Vec::new();
         for writer in 0..8u32 {
             let pool = app.pool.clone();
-            let now = api::clock::Clock::now(&*app.clock);
+            let now = app.now();
             writers.push(tokio::spawn(async move {
                 let mut ids = Vec::new();
                 for ply in 0..10u32 {
@@ -720,7 +461,7 @@ backend_tests! {
         assert_eq!(types(&poll(&app, &bo, 0, 0).await), ["challenge_received", "game_started"]);
         let prune = |days: u32| {
             let pool = app.pool.clone();
-            let now = api::clock::Clock::now(&*app.clock);
+            let now = app.now();
             async move {
                 api::db::run(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
                     .await
@@ -742,7 +483,7 @@ backend_tests! {
 
         // The next event continues the numbering: 3, not 1.
         let user: uuid::Uuid = bo.id.parse().unwrap();
-        let now = api::clock::Clock::now(&*app.clock);
+        let now = app.now();
         let id = api::db::run(&app.pool, move |conn| {
             api::db::write_transaction(conn, |conn| {
                 Ok::<_, api::ApiError>(api::events::record(

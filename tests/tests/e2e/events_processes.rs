@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use serde_json::{json, Value};
 
-use crate::events::{
+use crate::harness::{with_database_name, TestDatabase, TestUser, PASSWORD, TEST_JWT_SECRET};
+use crate::support::{
     game_view, open_stream, play_move, poll, start_game, types, Server, SseReader, FRAME_LIMIT,
 };
-use crate::harness::{with_database_name, TestDatabase, TestUser, PASSWORD, TEST_JWT_SECRET};
 
 /// A server process (the `stratego-test-server` binary of this package).
 struct ServerProcess {
@@ -77,14 +77,7 @@ impl ServerProcess {
             .await
             .unwrap();
         assert_eq!(response.status(), 201);
-        let body: Value = response.json().await.unwrap();
-        TestUser {
-            id: body["user"]["id"].as_str().unwrap().to_owned(),
-            username: username.to_owned(),
-            password: PASSWORD.to_owned(),
-            access_token: body["access_token"].as_str().unwrap().to_owned(),
-            refresh_token: body["refresh_token"].as_str().unwrap().to_owned(),
-        }
+        TestUser::registered(&response.json().await.unwrap())
     }
 
     /// Sends SIGTERM (through the `kill` utility: this crate has no

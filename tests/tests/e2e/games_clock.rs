@@ -5,8 +5,8 @@ use diesel::prelude::*;
 use domain::{Rules, Variant};
 use serde_json::json;
 
-use crate::games_support::*;
 use crate::harness::{assert_problem, TestApp};
+use crate::support::*;
 
 async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
     use api::schema::game_actions;
@@ -24,13 +24,14 @@ async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
 
 backend_tests! {
     async fn a_missed_move_deadline_loses_the_game(app) {
-        let (ann, bo) = two_users(&app, "late").await;
+        let (mut ann, mut bo) = two_users(&app, "late").await;
         let mut game = random_match(&app, ann.clone(), bo.clone(), Variant::Classic, Rules::default(), 3).await;
         let m = game.local.legal_moves()[0];
         play(&app, &mut game, m, None).await;
         // Blue has 3 days.
         app.clock.advance(chrono::Duration::days(3) - chrono::Duration::seconds(1));
-        let (ann, bo) = (login_again(&app, &ann).await, login_again(&app, &bo).await);
+        relogin(&app, &mut ann).await;
+        relogin(&app, &mut bo).await;
         let view = get_json(&app, &game.path(""), &bo).await;
         assert_eq!(view["status"], "playing");
         assert_eq!(view["version"], game.version);
@@ -54,12 +55,12 @@ backend_tests! {
     }
 
     async fn a_setup_that_never_came_aborts_the_game(app) {
-        let (ann, bo) = two_users(&app, "nosetup").await;
+        let (ann, mut bo) = two_users(&app, "nosetup").await;
         let id = seated_game(&app, &ann, &bo, Variant::Barrage, &Rules::default()).await;
         post_ok(&app, &format!("/api/v1/games/{id}/setup"), &ann, &json!({"random": true}), 200).await;
         app.clock.advance(chrono::Duration::days(3));
         assert_eq!(sweep(&app).await, 1);
-        let bo = login_again(&app, &bo).await;
+        relogin(&app, &mut bo).await;
         let view = get_json(&app, &format!("/api/v1/games/{id}"), &bo).await;
         assert_eq!(view["status"], "aborted");
         assert!(view["result"].is_null());
@@ -71,7 +72,7 @@ backend_tests! {
     }
 
     async fn parallel_sweeps_end_each_game_once(app) {
-        let (ann, bo) = two_users(&app, "sweep").await;
+        let (mut ann, bo) = two_users(&app, "sweep").await;
         let mut ids = Vec::new();
         for seed in 0..6u64 {
             let game = random_match(&app, ann.clone(), bo.clone(), Variant::Duel, Rules::default(), seed).await;
@@ -79,7 +80,7 @@ backend_tests! {
         }
         let setup_only = seated_game(&app, &ann, &bo, Variant::Duel, &Rules::default()).await;
         app.clock.advance(chrono::Duration::days(4));
-        let ann = login_again(&app, &ann).await;
+        relogin(&app, &mut ann).await;
         let (a, b, c) = tokio::join!(sweep(&app), sweep(&app), sweep(&app));
         assert_eq!(a + b + c, 7, "each overdue game ended exactly once ({a}+{b}+{c})");
         for (id, version) in &ids {

@@ -4,8 +4,8 @@
 use domain::{Color, Rules, Variant, Viewer};
 use serde_json::{json, Value};
 
-use crate::games_support::*;
 use crate::harness::{assert_problem, test_config, TestApp};
+use crate::support::*;
 
 async fn post_with_key(
     app: &TestApp,

@@ -6,8 +6,8 @@ use domain::rng::SplitMix64;
 use domain::{Color, Game, Move, Rules, Setup, Variant, Viewer};
 use serde_json::{json, Value};
 
-use crate::games_support::*;
 use crate::harness::{TestApp, TestUser};
+use crate::support::*;
 
 /// Seed 31: a classic game ending with a flag capture at ply 94.
 const SEED: u64 = 31;

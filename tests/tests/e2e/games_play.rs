@@ -7,8 +7,8 @@ use domain::rng::SplitMix64;
 use domain::{Action, Color, EndReason, Game, Piece, Rescue, Rules, Square, Variant, Viewer};
 use serde_json::json;
 
-use crate::games_support::*;
 use crate::harness::{assert_problem, TestApp};
+use crate::support::*;
 
 /// Replays the log of every game in play or finished and compares with the
 /// stored state (loading never replays; this checks that it could).

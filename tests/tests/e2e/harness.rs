@@ -1,17 +1,15 @@
-//! `spawn_app`: start the real server on port 0 with a fresh database and a
+//! `spawn_app_with`: start the real server on port 0 with a fresh database and a
 //! manual clock, plus helpers to talk to it.
-
-// Helpers for every test file; not each file uses all of them.
-#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use api::clock::ManualClock;
+use api::clock::{Clock, ManualClock};
 use api::config::{Config, DatabaseUrl, Secret};
 use api::db::DbPool;
 use api::Application;
+use chrono::{DateTime, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use reqwest::{Response, StatusCode};
 use serde_json::{json, Value};
@@ -182,13 +180,8 @@ pub fn test_config(database: DatabaseUrl) -> Config {
     config
 }
 
-/// Starts a server on `backend` with [`test_config`].
-pub async fn spawn_app(backend: Backend) -> TestApp {
-    spawn_app_with(backend, |_| {}).await
-}
-
-/// Like [`spawn_app`], after `customize` has changed the configuration
-/// (the database is already filled in).
+/// Starts a server on a fresh database on `backend`, with [`test_config`]
+/// after `customize` has changed it (the database is already filled in).
 pub async fn spawn_app_with(backend: Backend, customize: impl FnOnce(&mut Config)) -> TestApp {
     let database = match backend {
         Backend::Sqlite => TestDatabase::sqlite(),
@@ -393,8 +386,19 @@ impl TestApp {
             StatusCode::CREATED,
             "registering {username}"
         );
-        let body: Value = response.json().await.unwrap();
-        TestUser {
+        TestUser::registered(&response.json().await.unwrap())
+    }
+
+    /// The server's (manual) clock's time.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+}
+
+impl TestUser {
+    /// The user of a registration's answer (registered with [`PASSWORD`]).
+    pub fn registered(body: &Value) -> Self {
+        Self {
             id: body["user"]["id"].as_str().unwrap().to_owned(),
             username: body["user"]["username"].as_str().unwrap().to_owned(),
             password: PASSWORD.to_owned(),

@@ -12,10 +12,10 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
-use crate::events::{game_view, play_move, poll, relogin, types, Server};
 use api::config::Config;
 
 use crate::harness::{TestApp, TestUser};
+use crate::support::*;
 
 /// Days per move (and for the setup phase) of every game here; the
 /// reminder share is 25%, so it is due one day before the deadline.
@@ -34,43 +34,12 @@ fn reminders_every(interval: u64) -> impl Fn(&mut Config) {
 
 /// `red` challenges `blue`, who accepts: the game is in setup and its
 /// clock runs. Returns the game id.
-async fn seated_game(app: &TestApp, red: &TestUser, blue: &TestUser) -> String {
-    let response = app
-        .post_as(
-            "/api/v1/games",
-            red,
-            &json!({"variant": "classic", "color": "red", "opponent": blue.username,
-                    "days_per_move": DAYS}),
-        )
-        .await;
-    assert_eq!(response.status(), 201, "create a game");
-    let game: Value = response.json().await.unwrap();
-    let id = game["id"].as_str().unwrap().to_owned();
-    let response = app
-        .post_as(&format!("/api/v1/games/{id}/join"), blue, &json!({}))
-        .await;
-    assert_eq!(response.status(), 200, "accept the challenge");
-    let view: Value = response.json().await.unwrap();
-    assert_eq!(view["status"], "setup");
+async fn accepted_challenge(app: &TestApp, red: &TestUser, blue: &TestUser) -> String {
+    let body = json!({"variant": "classic", "color": "red", "opponent": blue.username,
+                      "days_per_move": DAYS});
+    let id = create_game(app, red, &body).await;
+    join_game(app, &id, blue).await;
     id
-}
-
-/// Places a random setup for `user`; returns the view.
-async fn place_setup(app: &TestApp, id: &str, user: &TestUser, seed: u64) -> Value {
-    let response = app
-        .post_as(
-            &format!("/api/v1/games/{id}/setup"),
-            user,
-            &json!({"random": true, "seed": seed}),
-        )
-        .await;
-    assert_eq!(response.status(), 200, "place a setup");
-    response.json().await.unwrap()
-}
-
-/// The newest event id in `user`'s feed (0 when empty).
-async fn last_id(app: &TestApp, user: &TestUser) -> i64 {
-    poll(app, user, 0, 0).await["last_id"].as_i64().unwrap()
 }
 
 /// Checks that `page` holds exactly one event, a `deadline_soon` for game
@@ -100,7 +69,7 @@ backend_tests! {
     async fn only_the_player_without_a_setup_is_reminded(app, config = reminders_every(1)) {
         let mut ann = app.register_user("ann").await;
         let mut bo = app.register_user("bob").await;
-        let id = seated_game(&app, &ann, &bo).await;
+        let id = accepted_challenge(&app, &ann, &bo).await;
         place_setup(&app, &id, &ann, 5).await;
         let view = game_view(&app, &id, &bo).await;
         assert_eq!(view["setup_done"], json!({"red": true, "blue": false}));
@@ -179,7 +148,7 @@ backend_tests! {
     async fn both_players_without_a_setup_are_reminded_once(app, config = reminders_every(1)) {
         let mut ann = app.register_user("ann").await;
         let mut bo = app.register_user("bob").await;
-        let id = seated_game(&app, &ann, &bo).await;
+        let id = accepted_challenge(&app, &ann, &bo).await;
         let view = game_view(&app, &id, &ann).await;
         let setup_deadline = view["deadline"].as_str().unwrap().to_owned();
         let ann_seen = last_id(&app, &ann).await;
@@ -246,7 +215,7 @@ backend_tests! {
     async fn concurrent_senders_send_each_reminder_once(app, config = reminders_every(3600)) {
         let mut ann = app.register_user("ann").await;
         let mut bo = app.register_user("bob").await;
-        let id = seated_game(&app, &ann, &bo).await;
+        let id = accepted_challenge(&app, &ann, &bo).await;
         let ann_seen = last_id(&app, &ann).await;
         let bo_seen = last_id(&app, &bo).await;
 
@@ -279,7 +248,7 @@ backend_tests! {
 /// test clock's time; returns the ids of everyone reminded, sorted (a
 /// user reminded twice would appear twice).
 async fn send_concurrently(app: &TestApp, senders: usize) -> Vec<String> {
-    let now = api::clock::Clock::now(&*app.clock);
+    let now = app.now();
     let mut tasks = Vec::new();
     for _ in 0..senders {
         let pool = app.pool.clone();

@@ -13,21 +13,8 @@
 use domain::Rules;
 use serde_json::{json, Value};
 
-use crate::games_support::*;
 use crate::harness::{assert_problem, TestApp, TestUser};
-
-/// POSTs a raw body with `content-type: application/json`.
-async fn post_raw(app: &TestApp, path: &str, token: Option<&str>, body: &str) -> reqwest::Response {
-    let mut request = app
-        .client
-        .post(app.url(path))
-        .header("content-type", "application/json")
-        .body(body.to_owned());
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    request.send().await.unwrap()
-}
+use crate::support::*;
 
 /// POSTs `{}` to `path` as each user at the same time; (status, body) each.
 async fn post_all_at_once(app: &TestApp, path: &str, users: &[TestUser]) -> Vec<(u16, Value)> {
@@ -51,16 +38,12 @@ async fn post_all_at_once(app: &TestApp, path: &str, users: &[TestUser]) -> Vec<
     answers
 }
 
-async fn view(app: &TestApp, id: &str, user: &TestUser) -> Value {
-    get_json(app, &format!("/api/v1/games/{id}"), user).await
-}
-
 backend_tests! {
     async fn request_bodies_must_be_json_objects(app) {
         let (red, blue) = two_users(&app, "arr").await;
         let rules = Rules { rescue: true, ..Rules::default() };
         let game = fixed_match(&app, red.clone(), blue.clone(), rules).await;
-        let before = view(&app, &game.id, &red).await;
+        let before = game_view(&app, &game.id, &red).await;
         assert_eq!(before["turn"], "red");
         assert!(before["legal_moves"].as_array().unwrap()
             .contains(&json!({"from": "a4", "to": "a5"})));
@@ -77,7 +60,7 @@ backend_tests! {
             let response = post_raw(&app, &path, token, body).await;
             assert_problem(response, 422, "validation_failed").await;
         }
-        let after = view(&app, &game.id, &red).await;
+        let after = game_view(&app, &game.id, &red).await;
         assert_eq!(after, before, "a refused body changed the game");
 
         // The same move as an object is fine (and a null rescue is no rescue).
@@ -125,7 +108,7 @@ backend_tests! {
         let id = created["id"].as_str().unwrap().to_owned();
         let joined = post_ok(&app, &format!("/api/v1/games/{id}/join"), &bo, &json!({}), 200).await;
         assert_eq!(joined["status"], "setup");
-        let before = view(&app, &id, &bo).await;
+        let before = game_view(&app, &id, &bo).await;
 
         // Bo is the challenged user: the phase is wrong, not the person.
         let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
@@ -138,7 +121,7 @@ backend_tests! {
                 Some(&user.access_token), &json!({})).await;
             assert_problem(response, 403, "forbidden").await;
         }
-        assert_eq!(view(&app, &id, &bo).await, before);
+        assert_eq!(game_view(&app, &id, &bo).await, before);
 
         // Once play has started, the same.
         let path = format!("/api/v1/games/{id}/setup");
@@ -148,7 +131,7 @@ backend_tests! {
         let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
             Some(&bo.access_token), &json!({})).await;
         assert_problem(response, 409, "wrong_phase").await;
-        assert_eq!(view(&app, &id, &bo).await["version"], started["version"]);
+        assert_eq!(game_view(&app, &id, &bo).await["version"], started["version"]);
     }
 
     async fn of_several_users_racing_for_one_open_seat_exactly_one_wins(app) {
@@ -170,7 +153,7 @@ backend_tests! {
             }
         }
         let winner = &racers[winners[0]];
-        let game = view(&app, &id, &ann).await;
+        let game = game_view(&app, &id, &ann).await;
         assert_eq!(game["version"], 2);
         assert_eq!(game["status"], "setup");
         assert_eq!(game["players"]["blue"]["id"], winner.id.as_str());
@@ -200,7 +183,7 @@ backend_tests! {
         let (red, blue) = two_users(&app, "spv").await;
         let carl = app.register_user("spv_carl").await;
         let game = fixed_match(&app, red.clone(), blue.clone(), Rules::default()).await;
-        let before = view(&app, &game.id, &red).await;
+        let before = game_view(&app, &game.id, &red).await;
         let version = before["version"].as_i64().unwrap();
         let path = game.path("/moves");
         for expected in [Some(version), Some(version - 1), Some(version + 7), None] {
@@ -217,7 +200,7 @@ backend_tests! {
                 .send().await.unwrap();
             assert_problem(response, 403, "forbidden").await;
         }
-        assert_eq!(view(&app, &game.id, &red).await, before);
+        assert_eq!(game_view(&app, &game.id, &red).await, before);
         // The players still get their precondition answers.
         let response = app.post_json(&path, Some(&red.access_token),
             &json!({"from": "a4", "to": "a5", "expected_version": version - 1})).await;
@@ -226,7 +209,7 @@ backend_tests! {
             .header("if-match", "\"stale\"").json(&json!({"from": "a4", "to": "a5"}))
             .send().await.unwrap();
         assert_problem(response, 412, "version_conflict").await;
-        assert_eq!(view(&app, &game.id, &red).await, before);
+        assert_eq!(game_view(&app, &game.id, &red).await, before);
     }
 
     async fn a_setup_retry_may_list_its_squares_in_any_order(app) {
@@ -255,7 +238,7 @@ backend_tests! {
         let again = send(text(&reversed)).await.unwrap();
         assert_eq!(again.status().as_u16(), 200, "a reordered retry is the same request");
         assert_eq!(again.json::<Value>().await.unwrap(), first);
-        assert_eq!(view(&app, &id, &red).await["version"], first["version"]);
+        assert_eq!(game_view(&app, &id, &red).await["version"], first["version"]);
         // Another placement under the same key is still refused.
         let mut swapped = entries.clone();
         let (a, b) = (swapped[0].1.clone(), swapped[39].1.clone());
@@ -264,6 +247,6 @@ backend_tests! {
         swapped[39].1 = a;
         let response = send(text(&swapped)).await.unwrap();
         assert_problem(response, 422, "idempotency_key_reused").await;
-        assert_eq!(view(&app, &id, &red).await["version"], first["version"]);
+        assert_eq!(game_view(&app, &id, &red).await["version"], first["version"]);
     }
 }

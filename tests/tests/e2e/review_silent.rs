@@ -7,8 +7,8 @@
 use domain::{Color, Rules};
 use serde_json::{json, Value};
 
-use crate::games_support::*;
 use crate::harness::{TestApp, TestUser};
+use crate::support::*;
 
 /// What one viewer received, with the game id taken out.
 type Transcript = Vec<String>;
@@ -37,10 +37,6 @@ fn placements(defender: &str) -> (Value, Value) {
     (red, blue)
 }
 
-async fn events_after(app: &TestApp, user: &TestUser, after: i64) -> Value {
-    get_json(app, &format!("/api/v1/events?after={after}"), user).await
-}
-
 /// Plays the game with this defender on a7; returns what Red, the spectator
 /// and Blue received.
 async fn transcripts(
@@ -54,7 +50,7 @@ async fn transcripts(
         silent_defense: true,
         ..Rules::default()
     };
-    let red_events = events_after(app, red, 0).await["last_id"].as_i64().unwrap();
+    let red_events = last_id(app, red).await;
     let id = seated_game(app, red, blue, domain::Variant::Classic, &rules).await;
     let (red_setup, blue_setup) = placements(defender);
     let setup = format!("/api/v1/games/{id}/setup");
@@ -98,7 +94,7 @@ async fn transcripts(
         red_log.push(refused.text().await.unwrap().replace(&id, "<game>"));
     }
     // Red's events of this game, without their ids.
-    let events = events_after(app, red, red_events).await;
+    let events = poll(app, red, red_events, 0).await;
     for event in events["events"].as_array().unwrap() {
         let mut event = event.clone();
         event["id"] = Value::Null;
