@@ -57,22 +57,11 @@ backend_tests! {
         let id = start_game(&app, &ann, &bo, 3).await;
         let seen = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
 
-        let waiting = {
-            let client = app.client.clone();
-            let url = app.url(&format!("/api/v1/events?after={seen}&wait=60"));
-            let token = bo.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                assert_eq!(response.status(), 200);
-                response.json::<Value>().await.unwrap()
-            })
-        };
-        // Give the poll a moment to start waiting (the result is the same
-        // either way: a pending event is answered at once).
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&app, &path, &bo).await;
         let (from, to) = play_move(&app, &id, &ann, 3).await;
 
-        let page = waiting.await.unwrap();
+        let page = waiting.woken().await;
         assert_eq!(types(&page), ["your_turn"]);
         let event = &page["events"][0];
         assert_eq!(event["id"], seen + 1);
@@ -102,19 +91,10 @@ backend_tests! {
         let view: Value = response.json().await.unwrap();
         assert_eq!(view["version"], version);
 
-        let waiting = {
-            let client = app.client.clone();
-            let url = app.url(&format!("/api/v1/games/{id}?wait_for_version={version}&wait=60"));
-            let token = bo.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                assert_eq!(response.status(), 200);
-                response.json::<Value>().await.unwrap()
-            })
-        };
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let path = format!("/api/v1/games/{id}?wait_for_version={version}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&app, &path, &bo).await;
         play_move(&app, &id, &ann, 5).await;
-        let view = waiting.await.unwrap();
+        let view = waiting.woken().await;
         assert!(view["version"].as_i64().unwrap() > version);
         assert_eq!(view["turn"], "blue");
     }
@@ -137,7 +117,7 @@ backend_tests! {
         }
         // Live: a move by Ann reaches Bo's open stream.
         play_move(&app, &id, &ann, 1).await;
-        let frame = stream.next_frame(FRAME_LIMIT).await.expect("a live frame");
+        let frame = stream.woken_frame().await.expect("a live frame");
         assert_eq!(frame.event.as_deref(), Some("your_turn"));
         ids.push(frame.id.unwrap().parse().unwrap());
         drop(stream);
@@ -195,11 +175,11 @@ backend_tests! {
         spectator.next_frame(FRAME_LIMIT).await.unwrap();
 
         play_move(&app, &id, &ann, 4).await;
-        let frame = stream.next_frame(FRAME_LIMIT).await.unwrap();
+        let frame = stream.woken_frame().await.unwrap();
         let after: Value = serde_json::from_str(&frame.data).unwrap();
         assert_eq!(after, game_view(&app, &id, &bo).await, "Bo's own view");
         assert!(after["version"].as_i64() > view["version"].as_i64());
-        let frame = spectator.next_frame(FRAME_LIMIT).await.unwrap();
+        let frame = spectator.woken_frame().await.unwrap();
         let seen: Value = serde_json::from_str(&frame.data).unwrap();
         assert_eq!(seen, game_view(&app, &id, &cy).await, "the spectator's view");
         for piece in seen["board"].as_array().unwrap() {
@@ -213,7 +193,7 @@ backend_tests! {
         drop(stream);
         let mut resumed = SseReader::new(open_stream(&app, &path, &bo, Some(version)).await);
         play_move(&app, &id, &bo, 1).await;
-        let frame = resumed.next_frame(FRAME_LIMIT).await.unwrap();
+        let frame = resumed.woken_frame().await.unwrap();
         assert_eq!(frame.id.unwrap(), (version + 1).to_string());
 
         let missing = open_stream(&app, &format!("/api/v1/games/{}/stream", uuid::Uuid::new_v4()), &bo, None).await;

@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 
 use crate::harness::{with_database_name, TestDatabase, TestUser, PASSWORD, TEST_JWT_SECRET};
 use crate::support::{
-    game_view, open_stream, play_move, poll, start_game, types, Server, SseReader, FRAME_LIMIT,
+    game_view, open_stream, play_move, poll, start_game, types, LongPoll, Server, SseReader,
+    FRAME_LIMIT, LONG_WAIT,
 };
 
 /// A server process (the `stratego-test-server` binary of this package).
@@ -154,17 +155,8 @@ postgres_tests! {
         );
 
         // On the other process: Bob's long poll, event stream and game stream.
-        let waiting = {
-            let client = other.client.clone();
-            let url = other.at(&format!("/api/v1/events?after={seen}&wait=10"));
-            let token = bob.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                assert_eq!(response.status(), 200);
-                let page: Value = response.json().await.unwrap();
-                (page, Instant::now())
-            })
-        };
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&other, &path, &bob).await;
         let mut events =
             SseReader::new(open_stream(&other, "/api/v1/events/stream", &bob, Some(seen)).await);
         let mut game = SseReader::new(
@@ -172,17 +164,11 @@ postgres_tests! {
         );
         let first = game.next_frame(FRAME_LIMIT).await.unwrap();
         let version: i64 = first.id.unwrap().parse().unwrap();
-        // Let the long poll settle into waiting (a pending event would be
-        // answered at once anyway).
-        tokio::time::sleep(Duration::from_millis(300)).await;
 
         let (from, to) = play_move(&one, &id, &ann, 3).await;
         let moved = Instant::now();
 
-        let frame = events
-            .next_frame(FRAME_LIMIT)
-            .await
-            .expect("an event frame");
+        let frame = events.woken_frame().await.expect("an event frame");
         let streamed = Instant::now();
         assert_eq!(frame.event.as_deref(), Some("your_turn"));
         let data: Value = serde_json::from_str(&frame.data).unwrap();
@@ -190,19 +176,19 @@ postgres_tests! {
         assert_eq!(data["opponent_move"]["from"], from.as_str());
         assert_eq!(data["opponent_move"]["to"], to.as_str());
 
-        let (page, answered) = waiting.await.unwrap();
+        let (page, answered) = waiting.woken_at().await;
         assert_eq!(types(&page), ["your_turn"]);
         assert_eq!(page["events"][0], data);
 
-        let frame = game.next_frame(FRAME_LIMIT).await.expect("a game frame");
+        let frame = game.woken_frame().await.expect("a game frame");
         let viewed = Instant::now();
         let view: Value = serde_json::from_str(&frame.data).unwrap();
         assert!(view["version"].as_i64().unwrap() > version);
         assert_eq!(view, game_view(&other, &id, &bob).await);
 
         // The delay after the move's answer, for the benchmark notes (the
-        // NOTIFY arrives within the process's 50 ms inbox check; the fallback
-        // re-check every 20 s would be far slower than the 10 s long poll).
+        // NOTIFY arrives within the process's 50 ms inbox check; without it
+        // the fallback re-check every 20 s would fail the wake-up limits).
         eprintln!(
             "cross-process delivery after the move's answer: long poll {:?}, event stream {:?}, game stream {:?}",
             answered.saturating_duration_since(moved),
@@ -227,17 +213,8 @@ postgres_tests! {
             open_stream(&server, &format!("/api/v1/games/{id}/stream"), &bob, None).await,
         );
         game.next_frame(FRAME_LIMIT).await.unwrap();
-        let waiting = {
-            let client = server.client.clone();
-            let url = server.at(&format!("/api/v1/events?after={seen}&wait=60"));
-            let token = bob.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                assert_eq!(response.status(), 200);
-                response.json::<Value>().await.unwrap()
-            })
-        };
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&server, &path, &bob).await;
 
         server.terminate();
         assert!(
@@ -248,7 +225,8 @@ postgres_tests! {
             game.next_frame(FRAME_LIMIT).await.is_none(),
             "the game stream ends"
         );
-        let page = waiting.await.unwrap();
+        // Shutdown wakes the long poll: an empty answer, at once.
+        let page = waiting.woken().await;
         assert_eq!(page["events"], json!([]));
         let status = tokio::task::block_in_place(|| server.wait_exit(Duration::from_secs(30)));
         assert!(status.success(), "clean exit: {status}");
@@ -289,20 +267,12 @@ postgres_tests! {
             })
         });
 
-        // A long poll shorter than the 20 s safety re-check still gets the
-        // move made through the other process.
-        let waiting = {
-            let client = other.client.clone();
-            let url = other.at(&format!("/api/v1/events?after={seen}&wait=10"));
-            let token = bob.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                response.json::<Value>().await.unwrap()
-            })
-        };
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // A long poll on the other process is still woken by the move made
+        // through the first one (not only found by the safety re-check).
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&other, &path, &bob).await;
         play_move(&one, &id, &ann, 2).await;
-        let page = waiting.await.unwrap();
+        let page = waiting.woken().await;
         assert_eq!(types(&page), ["your_turn"]);
     }
 }

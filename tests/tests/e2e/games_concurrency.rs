@@ -198,17 +198,13 @@ backend_tests! {
             .header("if-match", &blue_tag).json(&move_body(m, None, None)).send().await.unwrap();
         assert_problem(r, 412, "version_conflict").await;
         // A long poll returns once the game passes the version named.
-        let waiting = {
-            let client = app.client.clone();
-            let url = format!("{path}?wait_for_version={}&wait=60", game.version);
-            let token = bo.access_token.clone();
-            tokio::spawn(async move { client.get(url).bearer_auth(token).send().await.unwrap() })
-        };
+        let waiting = LongPoll::start(&app,
+            &format!("{}?wait_for_version={}&wait={LONG_WAIT}", game.path(""), game.version), &bo).await;
         let m = game.local.legal_moves()[0];
         let r = app.client.post(app.url(&game.path("/moves"))).bearer_auth(&bo.access_token)
             .json(&move_body(m, None, Some(game.version))).send().await.unwrap();
         assert_eq!(r.status().as_u16(), 200);
-        let woken: Value = waiting.await.unwrap().json().await.unwrap();
+        let woken = waiting.woken().await;
         assert_eq!(woken["version"], game.version + 1);
         assert_eq!(woken["you"], "blue");
         let r = app.get(&format!("{}?wait_for_version=1&wait=61", game.path("")), Some(&bo.access_token)).await;

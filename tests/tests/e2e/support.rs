@@ -4,11 +4,12 @@
 //! (long polls and Server-Sent Events) and the reminder and deadline passes
 //! run by hand.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use domain::rng::SplitMix64;
 use domain::{Action, Color, Game, Move, Rescue, Rules, Setup, Variant, Viewer};
 use serde_json::{json, Value};
+use tokio::task::JoinHandle;
 
 use crate::harness::{TestApp, TestUser};
 
@@ -530,6 +531,20 @@ impl SseReader {
             .expect("a frame within the limit")
     }
 
+    /// The next frame after a change the stream must be woken for (a
+    /// move, an event): it has to come within [`WAKE_LIMIT`], well before
+    /// the server's safety re-check would send it anyway.
+    pub async fn woken_frame(&mut self) -> Option<Frame> {
+        let started = Instant::now();
+        let frame = tokio::time::timeout(WAKE_LIMIT, self.read_frame()).await;
+        assert!(
+            frame.is_ok(),
+            "no frame {:?} after the change: the stream was not woken",
+            started.elapsed()
+        );
+        frame.unwrap()
+    }
+
     /// Reads until at least one more comment (`: keep-alive`) arrived;
     /// false if the stream ended first.
     pub async fn next_comment(&mut self, limit: Duration) -> bool {
@@ -605,6 +620,70 @@ pub async fn open_stream(
 /// How long a test waits for a frame that needs no wake-up (a pending
 /// event, the first view of a game, the end of a stream).
 pub const FRAME_LIMIT: Duration = Duration::from_secs(30);
+
+// --- Wake-ups -----------------------------------------------------------------
+
+/// A request or stream waiting for a change is woken by the change itself;
+/// should a wake-up be lost, the server still reads the database again
+/// every [`SAFETY_RECHECK`](api::routes::events::SAFETY_RECHECK) (20 s),
+/// and a game's `wait_for_version` only ends with its wait. An answer that
+/// a wake-up must bring has to come within half of that re-check interval,
+/// so that a lost wake-up fails the test instead of passing late.
+pub const WAKE_LIMIT: Duration =
+    Duration::from_secs(api::routes::events::SAFETY_RECHECK.as_secs() / 2);
+
+/// The `wait` of the long polls that test a wake-up: the longest the server
+/// allows, well past the safety re-check, so that a lost wake-up is
+/// answered late, if at all.
+pub const LONG_WAIT: u64 = api::routes::events::MAX_WAIT_SECONDS;
+
+/// A long poll (`GET /events?wait=..` or `GET /games/{id}?wait_for_version=..`)
+/// running in the background while the test makes the change it waits for.
+pub struct LongPoll {
+    task: JoinHandle<(Value, Instant)>,
+    started: Instant,
+}
+
+impl LongPoll {
+    /// Sends `GET path` as `user` in the background and gives it a moment
+    /// to reach the server and start waiting (if it got there only after
+    /// the change, it would be answered at once and test no wake-up).
+    pub async fn start(app: &impl Server, path: &str, user: &TestUser) -> Self {
+        let request = app
+            .client()
+            .get(app.at(path))
+            .bearer_auth(&user.access_token)
+            .timeout(Duration::from_secs(LONG_WAIT + 30));
+        let path = path.to_owned();
+        let started = Instant::now();
+        let task = tokio::spawn(async move {
+            let response = request.send().await.expect("the long poll is answered");
+            assert_eq!(response.status(), 200, "GET {path}");
+            let body: Value = response.json().await.unwrap();
+            (body, Instant::now())
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        Self { task, started }
+    }
+
+    /// The answer, which must have come within [`WAKE_LIMIT`] of the start:
+    /// brought by a wake-up, not by the safety re-check or the end of the
+    /// wait. Also returns when it came.
+    pub async fn woken_at(self) -> (Value, Instant) {
+        let (body, answered) = self.task.await.unwrap();
+        let took = answered.duration_since(self.started);
+        assert!(
+            took < WAKE_LIMIT,
+            "the long poll was answered only after {took:?}: it was not woken ({body})"
+        );
+        (body, answered)
+    }
+
+    /// Like [`LongPoll::woken_at`], without the time.
+    pub async fn woken(self) -> Value {
+        self.woken_at().await.0
+    }
+}
 
 // --- Passes run by hand -----------------------------------------------------
 
