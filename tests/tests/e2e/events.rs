@@ -1,6 +1,7 @@
 //! The notification side (issue #5): the event feed by long polling and
 //! Server-Sent Events, the game stream, `wait_for_version`, the per-user
-//! stream cap, the deadline reminder, and that no event leaks a rank.
+//! stream cap, and that no event leaks a rank. (The deadline reminders are
+//! in reminders.rs.)
 
 use std::time::Duration;
 
@@ -311,56 +312,6 @@ backend_tests! {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(reopened.is_some(), "the slot was freed");
-    }
-
-    async fn deadline_reminder(app, config = |c| {
-        c.reminder_interval_seconds = 1;
-        c.deadline_reminder_percent = 25;
-    }) {
-        let mut ann = app.register_user("ann").await;
-        let mut bo = app.register_user("bob").await;
-        let id = start_game(&app, &ann, &bo, 4).await;
-        let seen = poll(&app, &ann, 0, 0).await["last_id"].as_i64().unwrap();
-        let view = game_view(&app, &id, &ann).await;
-        let deadline = view["deadline"].as_str().unwrap().to_owned();
-
-        // Three days of four gone: more than 25% left, no reminder (the task
-        // runs every second; two seconds of waiting give it its chances).
-        app.clock
-            .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
-        relogin(&app, &mut ann).await;
-        relogin(&app, &mut bo).await;
-        let page = poll(&app, &ann, seen, 2).await;
-        assert_eq!(types(&page), Vec::<String>::new());
-
-        // Less than a day (25%) left: exactly one reminder, to the player on turn.
-        app.clock.advance(chrono::Duration::minutes(2));
-        relogin(&app, &mut ann).await;
-        let page = poll(&app, &ann, seen, 30).await;
-        assert_eq!(types(&page), ["deadline_soon"]);
-        let event = &page["events"][0];
-        assert_eq!(event["game_id"], id.as_str());
-        assert_eq!(
-            chrono::DateTime::parse_from_rfc3339(event["deadline"].as_str().unwrap()).unwrap(),
-            chrono::DateTime::parse_from_rfc3339(&deadline).unwrap()
-        );
-        let reminded = page["last_id"].as_i64().unwrap();
-        let bo_seen = poll(&app, &bo, 0, 0).await;
-        assert!(!types(&bo_seen).contains(&"deadline_soon"));
-        // The reminder changes nothing in the game.
-        assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
-        // Not again for the same turn.
-        let page = poll(&app, &ann, reminded, 2).await;
-        assert_eq!(types(&page), Vec::<String>::new());
-
-        // The next turn gets its own reminder: Ann moves, Bo's clock runs.
-        play_move(&app, &id, &ann, 2).await;
-        let bo_last = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
-        app.clock
-            .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
-        relogin(&app, &mut bo).await;
-        let page = poll(&app, &bo, bo_last, 30).await;
-        assert_eq!(types(&page), ["deadline_soon"]);
     }
 
     async fn event_requests_are_checked(app) {

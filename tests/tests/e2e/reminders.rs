@@ -1,12 +1,15 @@
-//! `deadline_soon` in the setup phase: when less than
-//! `DEADLINE_REMINDER_PERCENT` of the setup time is left, every seated
-//! player without a setup gets exactly one reminder; nobody gets another
-//! before play starts, and play then has its own (move) reminder. The
-//! in-play reminder itself is tested in events.rs (`deadline_reminder`).
+//! `deadline_soon`: when less than `DEADLINE_REMINDER_PERCENT` of the time
+//! for a move is left, the player on turn gets exactly one reminder for
+//! that turn; in the setup phase, every seated player without a setup gets
+//! exactly one, nobody gets another before play starts, and play then has
+//! its own (move) reminders.
 //!
-//! The ManualClock is moved past the thresholds; the server's reminder
-//! task runs every second (`reminder_interval_seconds = 1`), so "no
-//! reminder" is checked by waiting two seconds on the feed, as in events.rs.
+//! The ManualClock is moved past the thresholds. The server's reminder task
+//! runs every second (`reminder_interval_seconds = 1`) and sends the due
+//! reminders, which must wake a waiting long poll. "No reminder" is checked
+//! by running the task's step (`api::events::reminder::send_due`) by hand
+//! at the test clock's time and seeing it remind nobody, then reading the
+//! feed: nothing is due, so no background pass can have sent anything.
 
 use std::collections::BTreeSet;
 
@@ -66,6 +69,55 @@ fn assert_one_reminder(page: &Value, id: &str, deadline: &str) {
 }
 
 backend_tests! {
+    /// In play: the player on turn gets one reminder per turn.
+    async fn the_player_on_turn_is_reminded_once_per_turn(app, config = reminders_every(1)) {
+        let mut ann = app.register_user("ann").await;
+        let mut bo = app.register_user("bob").await;
+        let id = start_game(&app, &ann, &bo, DAYS).await;
+        let seen = last_id(&app, &ann).await;
+        let view = game_view(&app, &id, &ann).await;
+        let deadline = view["deadline"].as_str().unwrap().to_owned();
+
+        // Three days of four gone: more than 25% left, no reminder.
+        app.clock
+            .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
+        relogin(&app, &mut ann).await;
+        relogin(&app, &mut bo).await;
+        assert_nothing_due(&app).await;
+        let page = poll(&app, &ann, seen, 0).await;
+        assert_eq!(types(&page), Vec::<&str>::new());
+
+        // Less than a day (25%) left: exactly one reminder, to the player on turn.
+        app.clock.advance(chrono::Duration::minutes(2));
+        relogin(&app, &mut ann).await;
+        let page = wait_for_reminder(&app, &ann, seen).await;
+        assert_eq!(types(&page), ["deadline_soon"]);
+        let event = &page["events"][0];
+        assert_eq!(event["game_id"], id.as_str());
+        assert_eq!(
+            chrono::DateTime::parse_from_rfc3339(event["deadline"].as_str().unwrap()).unwrap(),
+            chrono::DateTime::parse_from_rfc3339(&deadline).unwrap()
+        );
+        let reminded = page["last_id"].as_i64().unwrap();
+        let bo_seen = poll(&app, &bo, 0, 0).await;
+        assert!(!types(&bo_seen).contains(&"deadline_soon"));
+        // The reminder changes nothing in the game.
+        assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
+        // Not again for the same turn.
+        assert_nothing_due(&app).await;
+        let page = poll(&app, &ann, reminded, 0).await;
+        assert_eq!(types(&page), Vec::<&str>::new());
+
+        // The next turn gets its own reminder: Ann moves, Bo's clock runs.
+        play_move(&app, &id, &ann, 2).await;
+        let bo_last = last_id(&app, &bo).await;
+        app.clock
+            .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
+        relogin(&app, &mut bo).await;
+        let page = wait_for_reminder(&app, &bo, bo_last).await;
+        assert_eq!(types(&page), ["deadline_soon"]);
+    }
+
     async fn only_the_player_without_a_setup_is_reminded(app, config = reminders_every(1)) {
         let mut ann = app.register_user("ann").await;
         let mut bo = app.register_user("bob").await;
@@ -82,35 +134,26 @@ backend_tests! {
             .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        assert_eq!(
-            types(&poll(&app, &bo, bo_seen, 2).await),
-            Vec::<String>::new()
-        );
-        assert_eq!(
-            types(&poll(&app, &ann, ann_seen, 0).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &bo, bo_seen, 0).await), Vec::<&str>::new());
+        assert_eq!(types(&poll(&app, &ann, ann_seen, 0).await), Vec::<&str>::new());
 
         // Less than a day left: Bo, whose setup is missing, gets one reminder.
         app.clock.advance(chrono::Duration::minutes(2));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        let page = poll(&app, &bo, bo_seen, 30).await;
+        let page = wait_for_reminder(&app, &bo, bo_seen).await;
         assert_one_reminder(&page, &id, &setup_deadline);
         let bo_reminded = page["last_id"].as_i64().unwrap();
         // Ann has placed hers: nothing for her (her reminder would have been
         // recorded in the same transaction as Bo's).
-        assert_eq!(
-            types(&poll(&app, &ann, ann_seen, 2).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &ann, ann_seen, 0).await), Vec::<&str>::new());
         // The reminder is not a change of the game.
         assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
         // Not a second time in this phase.
-        assert_eq!(
-            types(&poll(&app, &bo, bo_reminded, 2).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &bo, bo_reminded, 0).await), Vec::<&str>::new());
 
         // Bo places his setup: play starts, with a fresh move clock and no
         // reminder until less than 25% of that is left.
@@ -124,25 +167,18 @@ backend_tests! {
             .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        assert_eq!(
-            types(&poll(&app, &ann, ann_seen, 2).await),
-            Vec::<String>::new()
-        );
-        assert_eq!(
-            types(&poll(&app, &bo, bo_seen, 0).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &ann, ann_seen, 0).await), Vec::<&str>::new());
+        assert_eq!(types(&poll(&app, &bo, bo_seen, 0).await), Vec::<&str>::new());
 
         // Then the move reminder, to Red (on turn) only.
         app.clock.advance(chrono::Duration::minutes(2));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        let page = poll(&app, &ann, ann_seen, 30).await;
+        let page = wait_for_reminder(&app, &ann, ann_seen).await;
         assert_one_reminder(&page, &id, &move_deadline);
-        assert_eq!(
-            types(&poll(&app, &bo, bo_seen, 2).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &bo, bo_seen, 0).await), Vec::<&str>::new());
     }
 
     async fn both_players_without_a_setup_are_reminded_once(app, config = reminders_every(1)) {
@@ -159,9 +195,9 @@ backend_tests! {
             .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        let ann_page = poll(&app, &ann, ann_seen, 30).await;
+        let ann_page = wait_for_reminder(&app, &ann, ann_seen).await;
         assert_one_reminder(&ann_page, &id, &setup_deadline);
-        let bo_page = poll(&app, &bo, bo_seen, 30).await;
+        let bo_page = wait_for_reminder(&app, &bo, bo_seen).await;
         assert_one_reminder(&bo_page, &id, &setup_deadline);
         let ann_seen = ann_page["last_id"].as_i64().unwrap();
         let bo_seen = bo_page["last_id"].as_i64().unwrap();
@@ -169,20 +205,13 @@ backend_tests! {
         // Ann places a setup, then replaces it: two new versions of the game in
         // the same setup phase, and still no second reminder for Bo (nor Ann).
         place_setup(&app, &id, &ann, 7).await;
-        assert_eq!(
-            types(&poll(&app, &bo, bo_seen, 2).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &bo, bo_seen, 0).await), Vec::<&str>::new());
         let replaced = place_setup(&app, &id, &ann, 8).await;
         assert_eq!(replaced["status"], "setup");
-        assert_eq!(
-            types(&poll(&app, &bo, bo_seen, 2).await),
-            Vec::<String>::new()
-        );
-        assert_eq!(
-            types(&poll(&app, &ann, ann_seen, 0).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &bo, bo_seen, 0).await), Vec::<&str>::new());
+        assert_eq!(types(&poll(&app, &ann, ann_seen, 0).await), Vec::<&str>::new());
 
         // Play starts: its events, and no reminder among them.
         place_setup(&app, &id, &bo, 9).await;
@@ -200,13 +229,11 @@ backend_tests! {
         app.clock
             .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
         relogin(&app, &mut bo).await;
-        let page = poll(&app, &bo, bo_seen, 30).await;
+        let page = wait_for_reminder(&app, &bo, bo_seen).await;
         assert_one_reminder(&page, &id, &move_deadline);
         let bo_reminded = page["last_id"].as_i64().unwrap();
-        assert_eq!(
-            types(&poll(&app, &bo, bo_reminded, 2).await),
-            Vec::<String>::new()
-        );
+        assert_nothing_due(&app).await;
+        assert_eq!(types(&poll(&app, &bo, bo_reminded, 0).await), Vec::<&str>::new());
     }
 
     /// Several senders at once (as several server processes would be): each
@@ -242,6 +269,25 @@ backend_tests! {
         assert_eq!(send_concurrently(&app, 8).await, Vec::<String>::new());
         assert_eq!(types(&poll(&app, &bo, bo_seen, 0).await), ["deadline_soon"]);
     }
+}
+
+/// Waits (a long poll) for `user`'s events after `after`, which the
+/// server's reminder task is due to send: they must come, and wake the
+/// poll, within [`WAKE_LIMIT`].
+async fn wait_for_reminder(app: &TestApp, user: &TestUser, after: i64) -> Value {
+    let path = format!("/api/v1/events?after={after}&wait={LONG_WAIT}");
+    LongPoll::start(app, &path, user).await.woken().await
+}
+
+/// "No reminder now": a reminder pass run by hand at the test clock's time
+/// reminds nobody, so nothing is due (or all that was due went out) and
+/// the server's own task has nothing to send either.
+async fn assert_nothing_due(app: &TestApp) {
+    assert_eq!(
+        send_concurrently(app, 1).await,
+        Vec::<String>::new(),
+        "a reminder is due"
+    );
 }
 
 /// Runs `senders` reminder passes at once on the server's pool, at the
