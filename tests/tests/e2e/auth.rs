@@ -7,6 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::harness::{assert_problem, spawn_app_with, TestApp, PASSWORD};
+use crate::support::get_json;
 
 fn b64(value: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(value.to_string())
@@ -294,5 +295,26 @@ backend_tests! {
         // A minute later the window has passed.
         app.clock.advance(Duration::seconds(60));
         assert_eq!(app.login("ann", PASSWORD).await.status(), StatusCode::OK);
+    }
+
+    /// On PostgreSQL a login or a challenge naming a user with a NUL
+    /// character once answered 500 (the database refuses such strings).
+    async fn names_that_cannot_be_usernames_are_not_looked_up(app) {
+        let ann = app.register_user("nul_ann").await;
+        for name in ["nul\u{0}ann", "nul_ann\u{0}", "\u{0}"] {
+            // Login: the same 401 as for any unknown user.
+            let response = app.login(name, "correct horse battery").await;
+            let problem = assert_problem(response, 401, "unauthorized").await;
+            assert_eq!(problem["detail"], "invalid username or password");
+            // A challenge: no such user.
+            let response = app.post_json("/api/v1/games", Some(&ann.access_token),
+                &json!({"opponent": name})).await;
+            assert_problem(response, 422, "validation_failed").await;
+        }
+        // Nothing was created, and the real account still logs in.
+        let mine = get_json(&app, "/api/v1/games?mine=true", &ann).await;
+        assert!(mine["games"].as_array().unwrap().is_empty());
+        let response = app.login("nul_ann", &ann.password).await;
+        assert_eq!(response.status().as_u16(), 200);
     }
 }

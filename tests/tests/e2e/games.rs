@@ -222,8 +222,7 @@ backend_tests! {
         }
         // A duplicate square (the same key twice in the JSON text).
         let text = r#"{"placement": {"a1": "flag", "a1": "bomb"}}"#;
-        let r = app.client.post(app.url(&path)).bearer_auth(&ann.access_token)
-            .header("content-type", "application/json").body(text).send().await.unwrap();
+        let r = post_raw(&app, &path, Some(&ann.access_token), text).await;
         let body = assert_problem(r, 422, "invalid_setup").await;
         assert!(body["problems"].as_array().unwrap().iter().any(|p| p["problem"] == "duplicate_square"), "{body}");
         // Neither form, both forms, random false.
@@ -330,5 +329,77 @@ backend_tests! {
         let spectator = game_view(&app, &game.id, &carl).await;
         assert!(spectator["board"].as_array().unwrap().iter()
             .all(|p| p["piece"].is_string() && p["revealed"] == true));
+    }
+
+    /// A challenged user who had already accepted was once told they were
+    /// not the challenged user (403) when declining, instead of
+    /// `wrong_phase`.
+    async fn an_accepted_challenge_cannot_be_declined(app) {
+        let (ann, bo) = two_users(&app, "acc").await;
+        let carl = app.register_user("acc_carl").await;
+        let created = post_ok(&app, "/api/v1/games", &ann,
+            &json!({"opponent": bo.username, "color": "red"}), 201).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let joined = post_ok(&app, &format!("/api/v1/games/{id}/join"), &bo, &json!({}), 200).await;
+        assert_eq!(joined["status"], "setup");
+        let before = game_view(&app, &id, &bo).await;
+
+        // Bo is the challenged user: the phase is wrong, not the person.
+        let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
+            Some(&bo.access_token), &json!({})).await;
+        let problem = assert_problem(response, 409, "wrong_phase").await;
+        assert!(problem["detail"].as_str().unwrap().contains("abort"), "{problem}");
+        // Anyone else is still refused as a stranger to the challenge.
+        for user in [&ann, &carl] {
+            let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
+                Some(&user.access_token), &json!({})).await;
+            assert_problem(response, 403, "forbidden").await;
+        }
+        assert_eq!(game_view(&app, &id, &bo).await, before);
+
+        // Once play has started, the same.
+        let path = format!("/api/v1/games/{id}/setup");
+        post_ok(&app, &path, &ann, &json!({"random": true, "seed": 1}), 200).await;
+        let started = post_ok(&app, &path, &bo, &json!({"random": true, "seed": 2}), 200).await;
+        assert_eq!(started["status"], "playing");
+        let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
+            Some(&bo.access_token), &json!({})).await;
+        assert_problem(response, 409, "wrong_phase").await;
+        assert_eq!(game_view(&app, &id, &bo).await["version"], started["version"]);
+    }
+
+    /// A spectator's move naming a stale `expected_version` (or `If-Match`)
+    /// once got 409/412 instead of 403.
+    async fn a_spectators_move_is_forbidden_whatever_version_it_names(app) {
+        let (red, blue) = two_users(&app, "spv").await;
+        let carl = app.register_user("spv_carl").await;
+        let game = fixed_match(&app, red.clone(), blue.clone(), Rules::default()).await;
+        let before = game_view(&app, &game.id, &red).await;
+        let version = before["version"].as_i64().unwrap();
+        let path = game.path("/moves");
+        for expected in [Some(version), Some(version - 1), Some(version + 7), None] {
+            let mut body = json!({"from": "a4", "to": "a5"});
+            if let Some(v) = expected {
+                body["expected_version"] = json!(v);
+            }
+            let response = app.post_json(&path, Some(&carl.access_token), &body).await;
+            assert_problem(response, 403, "forbidden").await;
+        }
+        for tag in ["\"stale\"", "*"] {
+            let response = app.client.post(app.url(&path)).bearer_auth(&carl.access_token)
+                .header("if-match", tag).json(&json!({"from": "a4", "to": "a5"}))
+                .send().await.unwrap();
+            assert_problem(response, 403, "forbidden").await;
+        }
+        assert_eq!(game_view(&app, &game.id, &red).await, before);
+        // The players still get their precondition answers.
+        let response = app.post_json(&path, Some(&red.access_token),
+            &json!({"from": "a4", "to": "a5", "expected_version": version - 1})).await;
+        assert_problem(response, 409, "version_conflict").await;
+        let response = app.client.post(app.url(&path)).bearer_auth(&red.access_token)
+            .header("if-match", "\"stale\"").json(&json!({"from": "a4", "to": "a5"}))
+            .send().await.unwrap();
+        assert_problem(response, 412, "version_conflict").await;
+        assert_eq!(game_view(&app, &game.id, &red).await, before);
     }
 }

@@ -4,7 +4,7 @@
 use domain::{Color, Rules, Variant, Viewer};
 use serde_json::{json, Value};
 
-use crate::harness::{assert_problem, test_config, TestApp};
+use crate::harness::{assert_problem, test_config, TestApp, TestUser};
 use crate::support::*;
 
 async fn post_with_key(
@@ -58,6 +58,28 @@ async fn race_moves(urls: [&str; 2], client: &reqwest::Client, game: &mut Match)
     game.version += 1;
     assert_eq!(answer["game"]["version"], game.version);
     assert_view_matches(&answer["game"], &game.local, Viewer::Player(color));
+}
+
+/// POSTs `{}` to `path` as each user at the same time; (status, body) each.
+async fn post_all_at_once(app: &TestApp, path: &str, users: &[TestUser]) -> Vec<(u16, Value)> {
+    let mut tasks = Vec::new();
+    for user in users {
+        let request = app
+            .client
+            .post(app.url(path))
+            .bearer_auth(&user.access_token)
+            .json(&json!({}));
+        tasks.push(tokio::spawn(async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }));
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.push(task.await.unwrap());
+    }
+    answers
 }
 
 backend_tests! {
@@ -298,6 +320,73 @@ backend_tests! {
             let r = app.get(&format!("/api/v1/games?{bad}"), Some(&ann.access_token)).await;
             assert_problem(r, 400, "validation_failed").await;
         }
+    }
+
+    async fn of_several_users_racing_for_one_open_seat_exactly_one_wins(app) {
+        let ann = app.register_user("race_ann").await;
+        let mut racers = Vec::new();
+        for i in 0..4 {
+            racers.push(app.register_user(&format!("race_{i}")).await);
+        }
+        let created = post_ok(&app, "/api/v1/games", &ann, &json!({"color": "red"}), 201).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let path = format!("/api/v1/games/{id}/join");
+        let answers = post_all_at_once(&app, &path, &racers).await;
+        let winners: Vec<usize> = (0..answers.len()).filter(|&i| answers[i].0 == 200).collect();
+        assert_eq!(winners.len(), 1, "{answers:?}");
+        for (status, body) in &answers {
+            if *status != 200 {
+                assert_eq!(*status, 409, "{body}");
+                assert_eq!(body["code"], "wrong_phase", "{body}");
+            }
+        }
+        let winner = &racers[winners[0]];
+        let game = game_view(&app, &id, &ann).await;
+        assert_eq!(game["version"], 2);
+        assert_eq!(game["status"], "setup");
+        assert_eq!(game["players"]["blue"]["id"], winner.id.as_str());
+        assert_eq!(game["players"]["red"]["id"], ann.id.as_str());
+    }
+
+    /// A setup retried with the same `Idempotency-Key` and the same
+    /// placement, its squares listed in another order, was once refused as
+    /// `idempotency_key_reused`.
+    async fn a_setup_retry_may_list_its_squares_in_any_order(app) {
+        let (red, blue) = two_users(&app, "ord").await;
+        let id = seated_game(&app, &red, &blue, domain::Variant::Classic, &Rules::default()).await;
+        let path = format!("/api/v1/games/{id}/setup");
+        let placement = fixed_placement(domain::Color::Red);
+        let entries: Vec<(String, Value)> = placement.as_object().unwrap()
+            .iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        // The request body as text, members in the given order.
+        let text = |pairs: &[(String, Value)]| {
+            let members: Vec<String> = pairs.iter()
+                .map(|(square, piece)| format!("{}: {piece}", json!(square)))
+                .collect();
+            format!(r#"{{"placement": {{{}}}}}"#, members.join(", "))
+        };
+        let reversed: Vec<(String, Value)> = entries.iter().rev().cloned().collect();
+        let send = |body: String| {
+            app.client.post(app.url(&path)).bearer_auth(&red.access_token)
+                .header("idempotency-key", "setup-once")
+                .header("content-type", "application/json").body(body).send()
+        };
+        let first = send(text(&entries)).await.unwrap();
+        assert_eq!(first.status().as_u16(), 200);
+        let first: Value = first.json().await.unwrap();
+        let again = send(text(&reversed)).await.unwrap();
+        assert_eq!(again.status().as_u16(), 200, "a reordered retry is the same request");
+        assert_eq!(again.json::<Value>().await.unwrap(), first);
+        assert_eq!(game_view(&app, &id, &red).await["version"], first["version"]);
+        // Another placement under the same key is still refused.
+        let mut swapped = entries.clone();
+        let (a, b) = (swapped[0].1.clone(), swapped[39].1.clone());
+        assert_ne!(a, b);
+        swapped[0].1 = b;
+        swapped[39].1 = a;
+        let response = send(text(&swapped)).await.unwrap();
+        assert_problem(response, 422, "idempotency_key_reused").await;
+        assert_eq!(game_view(&app, &id, &red).await["version"], first["version"]);
     }
 }
 
