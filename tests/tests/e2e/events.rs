@@ -56,7 +56,7 @@ backend_tests! {
         let ann = app.register_user("ann").await;
         let bo = app.register_user("bob").await;
         let id = start_game(&app, &ann, &bo, 3).await;
-        let seen = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
+        let seen = last_id(&app, &bo).await;
 
         let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
         let waiting = LongPoll::start(&app, &path, &bo).await;
@@ -206,8 +206,8 @@ backend_tests! {
         let bo = app.register_user("bob").await;
         let id = start_game(&app, &ann, &bo, 3).await;
         let players = [&ann, &bo];
-        let mut seen = [poll(&app, &ann, 0, 0).await["last_id"].as_i64().unwrap(),
-                        poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap()];
+        let mut seen = [last_id(&app, &ann).await,
+                        last_id(&app, &bo).await];
         let mut checked_battles = 0;
         for ply in 0..40usize {
             let mover = ply % 2;

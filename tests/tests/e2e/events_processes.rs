@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::harness::{with_database_name, TestDatabase, TestUser, PASSWORD, TEST_JWT_SECRET};
 use crate::support::{
-    game_view, open_stream, play_move, poll, start_game, types, LongPoll, Server, SseReader,
+    game_view, last_id, open_stream, play_move, start_game, types, LongPoll, Server, SseReader,
     FRAME_LIMIT, LONG_WAIT,
 };
 
@@ -148,7 +148,7 @@ postgres_tests! {
         let ann = one.register("ann").await;
         let bob = one.register("bob").await;
         let id = start_game(&one, &ann, &bob, 3).await;
-        let seen = poll(&other, &bob, 0, 0).await["last_id"].as_i64().unwrap();
+        let seen = last_id(&other, &bob).await;
         assert_eq!(
             seen, 2,
             "both events written through one process are on the other"
@@ -205,7 +205,7 @@ postgres_tests! {
         let ann = server.register("ann").await;
         let bob = server.register("bob").await;
         let id = start_game(&server, &ann, &bob, 3).await;
-        let seen = poll(&server, &bob, 0, 0).await["last_id"].as_i64().unwrap();
+        let seen = last_id(&server, &bob).await;
 
         let mut events =
             SseReader::new(open_stream(&server, "/api/v1/events/stream", &bob, Some(seen)).await);
@@ -238,7 +238,7 @@ postgres_tests! {
         let ann = one.register("ann").await;
         let bob = one.register("bob").await;
         let id = start_game(&one, &ann, &bob, 3).await;
-        let seen = poll(&other, &bob, 0, 0).await["last_id"].as_i64().unwrap();
+        let seen = last_id(&other, &bob).await;
 
         // Kill both processes' LISTEN connections, as a database restart or a
         // network cut would, and wait (bounded) until both have reconnected.
