@@ -1,5 +1,7 @@
-//! `spawn_app_with`: start the real server on port 0 with a fresh database and a
-//! manual clock, plus helpers to talk to it.
+//! The server under test: [`spawn_app_with`] starts it in-process on port 0
+//! with a fresh database and a manual clock; [`backend_tests!`] and
+//! [`postgres_tests!`] declare the tests that get one; [`assert_problem`]
+//! checks error answers. Helpers for games and events are in `support.rs`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -233,7 +235,12 @@ impl TestDatabase {
         let admin_url = std::env::var("TEST_DATABASE_URL")
             .ok()
             .filter(|u| !u.is_empty())
-            .expect("TEST_DATABASE_URL names a PostgreSQL server for the PostgreSQL tests");
+            .unwrap_or_else(|| {
+                panic!(
+                    "TEST_DATABASE_URL is not set: a PostgreSQL test needs it when the tests \
+                     are built (else they are ignored) and when they run"
+                )
+            });
         let name = format!("stratego_e2e_{}", uuid::Uuid::new_v4().simple());
         let mut admin =
             PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL accepts connections");
