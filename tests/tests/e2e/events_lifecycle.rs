@@ -30,7 +30,7 @@ backend_tests! {
         // The one who joined knows it already.
         assert!(feed(&app, &bo).await.is_empty());
         // Ann's view agrees: the setup phase (and its clock) has begun.
-        let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+        let view = game_view(&app, &id, &ann).await;
         assert_eq!(view["status"], "setup");
         assert!(view["deadline"].is_string(), "{view}");
     }
@@ -79,7 +79,7 @@ backend_tests! {
             if place {
                 post_ok(&app, &format!("/api/v1/games/{id}/setup"), &ann, &json!({"random": true}), 200).await;
             }
-            let before = get_json(&app, &format!("/api/v1/games/{id}"), &bo).await["version"].as_i64().unwrap();
+            let before = game_view(&app, &id, &bo).await["version"].as_i64().unwrap();
             let aborted = post_ok(&app, &format!("/api/v1/games/{id}/abort"), &bo, &json!({}), 200).await;
             assert_eq!(aborted["status"], "aborted");
             assert_eq!(aborted["version"], before + 1);
@@ -122,11 +122,11 @@ backend_tests! {
         app.clock.advance(chrono::Duration::days(1));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        let view = get_json(&app, &format!("/api/v1/games/{lazy}"), &bo).await;
+        let view = game_view(&app, &lazy, &bo).await;
         assert_eq!(view["status"], "aborted");
         assert_eq!(sweep(&app).await, 0);
         for id in [&swept, &lazy] {
-            let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+            let view = game_view(&app, id, &ann).await;
             assert_eq!(view["status"], "aborted");
         }
 

@@ -32,7 +32,7 @@ backend_tests! {
         app.clock.advance(chrono::Duration::days(3) - chrono::Duration::seconds(1));
         relogin(&app, &mut ann).await;
         relogin(&app, &mut bo).await;
-        let view = get_json(&app, &game.path(""), &bo).await;
+        let view = game_view(&app, &game.id, &bo).await;
         assert_eq!(view["status"], "playing");
         assert_eq!(view["version"], game.version);
         app.clock.advance(chrono::Duration::seconds(1));
@@ -41,7 +41,7 @@ backend_tests! {
         let list = get_json(&app, "/api/v1/games?status=playing&mine=true", &ann).await;
         assert!(list["games"].as_array().unwrap().is_empty(), "{list}");
         // ... or the view.
-        let view = get_json(&app, &game.path(""), &ann).await;
+        let view = game_view(&app, &game.id, &ann).await;
         assert_eq!(view["status"], "finished");
         assert_eq!(view["result"], json!({"winner": "red", "reason": "timeout"}));
         assert_eq!(view["version"], game.version + 1);
@@ -61,7 +61,7 @@ backend_tests! {
         app.clock.advance(chrono::Duration::days(3));
         assert_eq!(sweep(&app).await, 1);
         relogin(&app, &mut bo).await;
-        let view = get_json(&app, &format!("/api/v1/games/{id}"), &bo).await;
+        let view = game_view(&app, &id, &bo).await;
         assert_eq!(view["status"], "aborted");
         assert!(view["result"].is_null());
         assert_eq!(view["version"], 4);
@@ -84,13 +84,13 @@ backend_tests! {
         let (a, b, c) = tokio::join!(sweep(&app), sweep(&app), sweep(&app));
         assert_eq!(a + b + c, 7, "each overdue game ended exactly once ({a}+{b}+{c})");
         for (id, version) in &ids {
-            let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+            let view = game_view(&app, id, &ann).await;
             assert_eq!(view["result"], json!({"winner": "blue", "reason": "timeout"}));
             assert_eq!(view["version"], version + 1);
             let timeouts = actions_of(&app, id).await.iter().filter(|a| a.contains("timeout")).count();
             assert_eq!(timeouts, 1);
         }
-        let view = get_json(&app, &format!("/api/v1/games/{setup_only}"), &ann).await;
+        let view = game_view(&app, &setup_only, &ann).await;
         assert_eq!(view["status"], "aborted");
     }
 

@@ -89,7 +89,7 @@ backend_tests! {
         for _ in 0..6 {
             race_moves([&app.address, &app.address], &app.client, &mut game).await;
         }
-        let view = get_json(&app, &game.path(""), &game.red).await;
+        let view = game_view(&app, &game.id, &game.red).await;
         assert_eq!(view["version"], game.version);
         assert_eq!(view["ply"], 6);
         let history = get_json(&app, &game.path("/moves"), &game.red).await;
@@ -107,7 +107,7 @@ backend_tests! {
         );
         assert_eq!(ra.status().as_u16(), 200);
         assert_eq!(rb.status().as_u16(), 200);
-        let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+        let view = game_view(&app, &id, &ann).await;
         assert_eq!(view["status"], "playing");
         assert_eq!(view["version"], 4);
         assert_eq!(view["setup_done"], json!({"red": true, "blue": true}));
@@ -152,18 +152,18 @@ backend_tests! {
         let retry = post_with_key(&app, &path, &ann.access_token, "move-1", &body).await;
         assert_eq!(retry.status().as_u16(), 200);
         assert_eq!(retry.json::<Value>().await.unwrap(), first);
-        let view = get_json(&app, &game.path(""), &ann).await;
+        let view = game_view(&app, &game.id, &ann).await;
         assert_eq!(view["version"], game.version + 1);
         assert_eq!(view["ply"], 1);
         let r = post_with_key(&app, &path, &bo.access_token, "early", &early).await;
         assert_problem(r, 409, "not_your_turn").await;
-        assert_eq!(get_json(&app, &game.path(""), &bo).await["ply"], 1);
+        assert_eq!(game_view(&app, &game.id, &bo).await["ply"], 1);
         // Same key, different move: refused, nothing changes.
-        let before = get_json(&app, &game.path(""), &bo).await;
+        let before = game_view(&app, &game.id, &bo).await;
         let m2 = game.local.legal_moves()[1];
         let other = post_with_key(&app, &path, &ann.access_token, "move-1", &move_body(m2, None, None)).await;
         assert_problem(other, 422, "idempotency_key_reused").await;
-        assert_eq!(get_json(&app, &game.path(""), &bo).await, before);
+        assert_eq!(game_view(&app, &game.id, &bo).await, before);
         // Simultaneous retries with one key: one move, one answer.
         game.local.apply(Color::Red, domain::Action::play(m.from, m.to)).unwrap();
         game.version += 1;
@@ -176,7 +176,7 @@ backend_tests! {
         assert_eq!(ra.status().as_u16(), 200);
         assert_eq!(rb.status().as_u16(), 200);
         assert_eq!(ra.json::<Value>().await.unwrap(), rb.json::<Value>().await.unwrap());
-        assert_eq!(get_json(&app, &game.path(""), &bo).await["ply"], 2);
+        assert_eq!(game_view(&app, &game.id, &bo).await["ply"], 2);
         // A bad key.
         let long = "k".repeat(201);
         let r = post_with_key(&app, &path, &bo.access_token, &long, &body).await;

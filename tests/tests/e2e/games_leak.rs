@@ -123,9 +123,7 @@ async fn transcript(
         blue_setup.clone(),
     )
     .unwrap();
-    let version = get_json(app, &format!("/api/v1/games/{id}"), red).await["version"]
-        .as_i64()
-        .unwrap();
+    let version = game_view(app, &id, red).await["version"].as_i64().unwrap();
     let mut game = Match {
         id,
         red: red.clone(),
@@ -319,7 +317,7 @@ backend_tests! {
         let answer = play(&app, &mut game_a, *last, None).await;
         assert_eq!(answer["game"]["result"]["reason"], "flag_captured");
         for user in [&red, &blue, &spectator] {
-            let view = get_json(&app, &game_a.path(""), user).await;
+            let view = game_view(&app, &game_a.id, user).await;
             assert!(view["board"].as_array().unwrap().iter().all(|p| p["piece"].is_string()));
         }
         // Lists carry no board at all.
