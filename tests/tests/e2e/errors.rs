@@ -1,11 +1,13 @@
 //! Every error path answers application/problem+json with a stable code:
-//! unknown routes, wrong methods, malformed JSON, unknown fields, oversized
-//! bodies, wrong content types.
+//! unknown routes, wrong methods, malformed JSON, unknown fields, bodies
+//! that are not JSON objects, oversized bodies, wrong content types.
 
+use domain::Rules;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::harness::{assert_problem, spawn_app_with, Backend, PASSWORD};
+use crate::harness::{assert_problem, PASSWORD};
+use crate::support::*;
 
 backend_tests! {
     async fn unknown_routes_are_404_problems(app) {
@@ -72,15 +74,8 @@ backend_tests! {
             .header("x-request-id", "<script>").send().await.unwrap();
         assert_ne!(replaced.headers()["x-request-id"], "<script>");
     }
-}
 
-mod oversized_bodies {
-    use super::*;
-
-    async fn check(backend: Backend) {
-        let Some(app) = spawn_app_with(backend, |c| c.max_body_bytes = 1024).await else {
-            return;
-        };
+    async fn oversized_bodies_are_413_problems(app, config = |c| c.max_body_bytes = 1024) {
         let huge = json!({"username": "ann", "password": "p".repeat(4096)});
         let body = assert_problem(
             app.post_json("/api/v1/auth/register", None, &huge).await,
@@ -95,13 +90,67 @@ mod oversized_bodies {
         );
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn sqlite() {
-        check(Backend::Sqlite).await;
-    }
+    /// Request bodies that are JSON arrays were once read as structs (serde
+    /// fills the fields in order, so `["a4", "a5"]` played a move and
+    /// `["name", "password"]` registered an account).
+    async fn request_bodies_must_be_json_objects(app) {
+        let (red, blue) = two_users(&app, "arr").await;
+        let rules = Rules { rescue: true, ..Rules::default() };
+        let game = fixed_match(&app, red.clone(), blue.clone(), rules).await;
+        let before = game_view(&app, &game.id, &red).await;
+        assert_eq!(before["turn"], "red");
+        assert!(before["legal_moves"].as_array().unwrap()
+            .contains(&json!({"from": "a4", "to": "a5"})));
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn postgres() {
-        check(Backend::Postgres).await;
+        // A move, a draw offer, a setup and a game as arrays of field values.
+        let token = Some(red.access_token.as_str());
+        for (path, body) in [
+            (game.path("/moves"), r#"["a4", "a5"]"#),
+            (game.path("/moves"), r#"["a4", "a5", null, null]"#),
+            (game.path("/moves"), r#"{"from": "a4", "to": "a5", "rescue": ["captain", "a1"]}"#),
+            (game.path("/draw"), r#"["offer"]"#),
+            (game.path("/setup"), r#"[null, true, 7]"#),
+        ] {
+            let response = post_raw(&app, &path, token, body).await;
+            assert_problem(response, 422, "validation_failed").await;
+        }
+        let after = game_view(&app, &game.id, &red).await;
+        assert_eq!(after, before, "a refused body changed the game");
+
+        // The same move as an object is fine (and a null rescue is no rescue).
+        let moved = post_raw(&app, &game.path("/moves"), token,
+            r#"{"from": "a4", "to": "a5", "rescue": null}"#).await;
+        assert_eq!(moved.status().as_u16(), 200);
+
+        // Creating games: the body and `rules` must be objects.
+        let created_before = get_json(&app, "/api/v1/games?mine=true", &red).await;
+        for body in [r#"["duel"]"#, r#"[]"#, r#"{"rules": [5]}"#] {
+            let response = post_raw(&app, "/api/v1/games", token, body).await;
+            assert_problem(response, 422, "validation_failed").await;
+        }
+        let created_after = get_json(&app, "/api/v1/games?mine=true", &red).await;
+        assert_eq!(created_after["games"], created_before["games"], "a game was created");
+        let created = post_raw(&app, "/api/v1/games", token, r#"{"rules": {"two_square_limit": 5}}"#).await;
+        assert_eq!(created.status().as_u16(), 201);
+
+        // Accounts: no registration, login, refresh or logout from arrays.
+        let response = post_raw(&app, "/api/v1/auth/register", None,
+            r#"["arr_carl", "correct horse battery"]"#).await;
+        assert_problem(response, 422, "validation_failed").await;
+        let response = app.login("arr_carl", "correct horse battery").await;
+        assert_problem(response, 401, "unauthorized").await;
+        let response = post_raw(&app, "/api/v1/auth/login", None,
+            &json!([red.username, red.password]).to_string()).await;
+        assert_problem(response, 422, "validation_failed").await;
+        let response = post_raw(&app, "/api/v1/auth/refresh", None,
+            &json!([red.refresh_token]).to_string()).await;
+        assert_problem(response, 422, "validation_failed").await;
+        let response = post_raw(&app, "/api/v1/auth/logout", None,
+            &json!([red.refresh_token]).to_string()).await;
+        assert_problem(response, 422, "validation_failed").await;
+        // The refresh token still works: neither call above touched it.
+        let response = app.post_json("/api/v1/auth/refresh", None,
+            &json!({"refresh_token": red.refresh_token})).await;
+        assert_eq!(response.status().as_u16(), 200);
     }
 }

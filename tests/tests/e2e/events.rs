@@ -1,272 +1,14 @@
 //! The notification side (issue #5): the event feed by long polling and
 //! Server-Sent Events, the game stream, `wait_for_version`, the per-user
-//! stream cap, the deadline reminder, and that no event leaks a rank.
+//! stream cap, and that no event leaks a rank. (The deadline reminders are
+//! in reminders.rs.)
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::harness::{assert_problem, spawn_app_with, Backend, TestApp, TestUser};
-
-/// A server to talk to: one started in-process ([`TestApp`]) or a separate
-/// server process (events_processes.rs). Only used inside this test crate,
-/// so the futures' missing `Send` bound does not matter.
-#[allow(async_fn_in_trait)]
-pub trait Server {
-    fn client(&self) -> &reqwest::Client;
-    fn base(&self) -> &str;
-
-    fn at(&self, path: &str) -> String {
-        format!("{}{path}", self.base())
-    }
-
-    async fn get_as(&self, path: &str, user: &TestUser) -> reqwest::Response {
-        self.client()
-            .get(self.at(path))
-            .bearer_auth(&user.access_token)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn post_as(&self, path: &str, user: &TestUser, body: &Value) -> reqwest::Response {
-        self.client()
-            .post(self.at(path))
-            .bearer_auth(&user.access_token)
-            .json(body)
-            .send()
-            .await
-            .unwrap()
-    }
-}
-
-impl Server for TestApp {
-    fn client(&self) -> &reqwest::Client {
-        &self.client
-    }
-    fn base(&self) -> &str {
-        &self.address
-    }
-}
-
-/// A game between `red` and `blue`, both setups in (random, seeded): Red
-/// to move. Returns the game id.
-pub async fn start_game(app: &impl Server, red: &TestUser, blue: &TestUser, days: u32) -> String {
-    let response = app
-        .post_as(
-            "/api/v1/games",
-            red,
-            &json!({"variant": "classic", "color": "red", "opponent": blue.username,
-                    "days_per_move": days}),
-        )
-        .await;
-    assert_eq!(response.status(), 201, "create a game");
-    let game: Value = response.json().await.unwrap();
-    let id = game["id"].as_str().unwrap().to_owned();
-    let response = app
-        .post_as(&format!("/api/v1/games/{id}/join"), blue, &json!({}))
-        .await;
-    assert_eq!(response.status(), 200, "accept the challenge");
-    for (user, seed) in [(red, 11), (blue, 12)] {
-        let response = app
-            .post_as(
-                &format!("/api/v1/games/{id}/setup"),
-                user,
-                &json!({"random": true, "seed": seed}),
-            )
-            .await;
-        assert_eq!(response.status(), 200, "place a setup");
-    }
-    let view = game_view(app, &id, red).await;
-    assert_eq!(view["status"], "playing");
-    assert_eq!(view["turn"], "red");
-    id
-}
-
-pub async fn game_view(app: &impl Server, id: &str, user: &TestUser) -> Value {
-    let response = app.get_as(&format!("/api/v1/games/{id}"), user).await;
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
-}
-
-/// Plays a legal move for `user` (who must be on turn): an attack when
-/// there is one, otherwise a move picked by `pick`. Returns (from, to).
-pub async fn play_move(
-    app: &impl Server,
-    id: &str,
-    user: &TestUser,
-    pick: usize,
-) -> (String, String) {
-    let view = game_view(app, id, user).await;
-    let moves = view["legal_moves"].as_array().expect("legal moves on turn");
-    assert!(!moves.is_empty());
-    let me = view["you"].as_str().unwrap();
-    let attacks: Vec<&Value> = moves
-        .iter()
-        .filter(|m| {
-            view["board"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|p| p["square"] == m["to"] && p["color"].as_str() != Some(me))
-        })
-        .collect();
-    let chosen = if attacks.is_empty() {
-        &moves[pick % moves.len()]
-    } else {
-        attacks[pick % attacks.len()]
-    };
-    let from = chosen["from"].as_str().unwrap().to_owned();
-    let to = chosen["to"].as_str().unwrap().to_owned();
-    let response = app
-        .post_as(
-            &format!("/api/v1/games/{id}/moves"),
-            user,
-            &json!({"from": from, "to": to, "expected_version": view["version"]}),
-        )
-        .await;
-    assert_eq!(response.status(), 200, "move {from}-{to}");
-    (from, to)
-}
-
-/// `GET /events?after=..&wait=..` as `user`.
-pub async fn poll(app: &impl Server, user: &TestUser, after: i64, wait: u64) -> Value {
-    let response = app
-        .get_as(&format!("/api/v1/events?after={after}&wait={wait}"), user)
-        .await;
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
-}
-
-/// Logs in again (after the clock moved past the access token's life).
-pub async fn relogin(app: &TestApp, user: &mut TestUser) {
-    let response = app.login(&user.username, &user.password).await;
-    assert_eq!(response.status(), 200);
-    let body: Value = response.json().await.unwrap();
-    user.access_token = body["access_token"].as_str().unwrap().to_owned();
-}
-
-pub fn types(page: &Value) -> Vec<String> {
-    page["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["type"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-/// One Server-Sent Event.
-#[derive(Debug, Clone)]
-pub struct Frame {
-    pub id: Option<String>,
-    pub event: Option<String>,
-    pub data: String,
-}
-
-/// Reads an SSE answer frame by frame (comments are skipped).
-pub struct SseReader {
-    response: reqwest::Response,
-    buffer: String,
-    pub comments: usize,
-}
-
-impl SseReader {
-    pub fn new(response: reqwest::Response) -> Self {
-        assert_eq!(response.status(), 200);
-        let content_type = response.headers()["content-type"].to_str().unwrap();
-        assert!(
-            content_type.starts_with("text/event-stream"),
-            "{content_type}"
-        );
-        Self {
-            response,
-            buffer: String::new(),
-            comments: 0,
-        }
-    }
-
-    /// The next frame carrying data, or `None` when the stream ended.
-    /// Panics after `limit` without one (a hung stream fails the test
-    /// instead of hanging it).
-    pub async fn next_frame(&mut self, limit: Duration) -> Option<Frame> {
-        tokio::time::timeout(limit, self.read_frame())
-            .await
-            .expect("a frame within the limit")
-    }
-
-    /// Reads until at least one more comment (`: keep-alive`) arrived;
-    /// false if the stream ended first.
-    pub async fn next_comment(&mut self, limit: Duration) -> bool {
-        let wanted = self.comments + 1;
-        tokio::time::timeout(limit, async {
-            while self.comments < wanted {
-                if let Some(end) = self.buffer.find("\n\n") {
-                    let block: String = self.buffer.drain(..end + 2).collect();
-                    self.comments += block.lines().filter(|l| l.starts_with(':')).count();
-                    continue;
-                }
-                match self.response.chunk().await {
-                    Ok(Some(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
-                    Ok(None) | Err(_) => return false,
-                }
-            }
-            true
-        })
-        .await
-        .expect("a comment within the limit")
-    }
-
-    async fn read_frame(&mut self) -> Option<Frame> {
-        loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let mut frame = Frame {
-                    id: None,
-                    event: None,
-                    data: String::new(),
-                };
-                let mut has_data = false;
-                for line in block.lines() {
-                    if line.starts_with(':') {
-                        self.comments += 1;
-                    } else if let Some(v) = line.strip_prefix("id: ") {
-                        frame.id = Some(v.to_owned());
-                    } else if let Some(v) = line.strip_prefix("event: ") {
-                        frame.event = Some(v.to_owned());
-                    } else if let Some(v) = line.strip_prefix("data: ") {
-                        frame.data.push_str(v);
-                        has_data = true;
-                    }
-                }
-                if has_data {
-                    return Some(frame);
-                }
-            }
-            match self.response.chunk().await {
-                Ok(Some(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
-                Ok(None) | Err(_) => return None,
-            }
-        }
-    }
-}
-
-pub async fn open_stream(
-    app: &impl Server,
-    path: &str,
-    user: &TestUser,
-    last_id: Option<i64>,
-) -> reqwest::Response {
-    let mut request = app
-        .client()
-        .get(app.at(path))
-        .bearer_auth(&user.access_token);
-    if let Some(id) = last_id {
-        request = request.header("Last-Event-ID", id.to_string());
-    }
-    request.send().await.unwrap()
-}
-
-pub const FRAME_LIMIT: Duration = Duration::from_secs(30);
+use crate::harness::assert_problem;
+use crate::support::*;
 
 backend_tests! {
     async fn a_long_poll_answers_at_once_with_pending_events(app) {
@@ -314,24 +56,13 @@ backend_tests! {
         let ann = app.register_user("ann").await;
         let bo = app.register_user("bob").await;
         let id = start_game(&app, &ann, &bo, 3).await;
-        let seen = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
+        let seen = last_id(&app, &bo).await;
 
-        let waiting = {
-            let client = app.client.clone();
-            let url = app.url(&format!("/api/v1/events?after={seen}&wait=60"));
-            let token = bo.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                assert_eq!(response.status(), 200);
-                response.json::<Value>().await.unwrap()
-            })
-        };
-        // Give the poll a moment to start waiting (the result is the same
-        // either way: a pending event is answered at once).
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&app, &path, &bo).await;
         let (from, to) = play_move(&app, &id, &ann, 3).await;
 
-        let page = waiting.await.unwrap();
+        let page = waiting.woken().await;
         assert_eq!(types(&page), ["your_turn"]);
         let event = &page["events"][0];
         assert_eq!(event["id"], seen + 1);
@@ -361,19 +92,10 @@ backend_tests! {
         let view: Value = response.json().await.unwrap();
         assert_eq!(view["version"], version);
 
-        let waiting = {
-            let client = app.client.clone();
-            let url = app.url(&format!("/api/v1/games/{id}?wait_for_version={version}&wait=60"));
-            let token = bo.access_token.clone();
-            tokio::spawn(async move {
-                let response = client.get(url).bearer_auth(token).send().await.unwrap();
-                assert_eq!(response.status(), 200);
-                response.json::<Value>().await.unwrap()
-            })
-        };
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let path = format!("/api/v1/games/{id}?wait_for_version={version}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&app, &path, &bo).await;
         play_move(&app, &id, &ann, 5).await;
-        let view = waiting.await.unwrap();
+        let view = waiting.woken().await;
         assert!(view["version"].as_i64().unwrap() > version);
         assert_eq!(view["turn"], "blue");
     }
@@ -396,7 +118,7 @@ backend_tests! {
         }
         // Live: a move by Ann reaches Bo's open stream.
         play_move(&app, &id, &ann, 1).await;
-        let frame = stream.next_frame(FRAME_LIMIT).await.expect("a live frame");
+        let frame = stream.woken_frame().await.expect("a live frame");
         assert_eq!(frame.event.as_deref(), Some("your_turn"));
         ids.push(frame.id.unwrap().parse().unwrap());
         drop(stream);
@@ -454,11 +176,11 @@ backend_tests! {
         spectator.next_frame(FRAME_LIMIT).await.unwrap();
 
         play_move(&app, &id, &ann, 4).await;
-        let frame = stream.next_frame(FRAME_LIMIT).await.unwrap();
+        let frame = stream.woken_frame().await.unwrap();
         let after: Value = serde_json::from_str(&frame.data).unwrap();
         assert_eq!(after, game_view(&app, &id, &bo).await, "Bo's own view");
         assert!(after["version"].as_i64() > view["version"].as_i64());
-        let frame = spectator.next_frame(FRAME_LIMIT).await.unwrap();
+        let frame = spectator.woken_frame().await.unwrap();
         let seen: Value = serde_json::from_str(&frame.data).unwrap();
         assert_eq!(seen, game_view(&app, &id, &cy).await, "the spectator's view");
         for piece in seen["board"].as_array().unwrap() {
@@ -472,7 +194,7 @@ backend_tests! {
         drop(stream);
         let mut resumed = SseReader::new(open_stream(&app, &path, &bo, Some(version)).await);
         play_move(&app, &id, &bo, 1).await;
-        let frame = resumed.next_frame(FRAME_LIMIT).await.unwrap();
+        let frame = resumed.woken_frame().await.unwrap();
         assert_eq!(frame.id.unwrap(), (version + 1).to_string());
 
         let missing = open_stream(&app, &format!("/api/v1/games/{}/stream", uuid::Uuid::new_v4()), &bo, None).await;
@@ -484,8 +206,8 @@ backend_tests! {
         let bo = app.register_user("bob").await;
         let id = start_game(&app, &ann, &bo, 3).await;
         let players = [&ann, &bo];
-        let mut seen = [poll(&app, &ann, 0, 0).await["last_id"].as_i64().unwrap(),
-                        poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap()];
+        let mut seen = [last_id(&app, &ann).await,
+                        last_id(&app, &bo).await];
         let mut checked_battles = 0;
         for ply in 0..40usize {
             let mover = ply % 2;
@@ -559,137 +281,51 @@ fn square_distance(from: &str, to: &str) -> u32 {
     f1.abs_diff(f2) + r1.abs_diff(r2)
 }
 
-async fn stream_cap(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| {
+backend_tests! {
+    async fn the_stream_cap_is_per_user_and_freed_on_disconnect(app, config = |c| {
         c.max_streams_per_user = 2;
         c.sse_keepalive_seconds = 1;
-    })
-    .await
-    else {
-        return;
-    };
-    let ann = app.register_user("ann").await;
-    let bo = app.register_user("bob").await;
-    let first = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
-    let _second = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
-    let third = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
-    let body = assert_problem(third, 429, "too_many_streams").await;
-    assert_eq!(body["max_streams"], 2);
-    // The cap is per user: Bob may still open one.
-    let mut idle = SseReader::new(open_stream(&app, "/api/v1/events/stream", &bo, None).await);
-    // An idle stream gets keep-alive comments (every second here).
-    assert!(idle.next_comment(FRAME_LIMIT).await);
-    assert!(idle.next_comment(FRAME_LIMIT).await);
-    // A client that goes away frees its slot: the server notices at its
-    // next write (a keep-alive at the latest).
-    drop(first);
-    let mut reopened = None;
-    for _ in 0..100 {
-        let response = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
-        if response.status() == 200 {
-            reopened = Some(response);
-            break;
+    }) {
+        let ann = app.register_user("ann").await;
+        let bo = app.register_user("bob").await;
+        let first = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
+        let _second = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
+        let third = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
+        let body = assert_problem(third, 429, "too_many_streams").await;
+        assert_eq!(body["max_streams"], 2);
+        // The cap is per user: Bob may still open one.
+        let mut idle = SseReader::new(open_stream(&app, "/api/v1/events/stream", &bo, None).await);
+        // An idle stream gets keep-alive comments (every second here).
+        assert!(idle.next_comment(FRAME_LIMIT).await);
+        assert!(idle.next_comment(FRAME_LIMIT).await);
+        // A client that goes away frees its slot: the server notices at its
+        // next write (a keep-alive at the latest).
+        drop(first);
+        let mut reopened = None;
+        for _ in 0..100 {
+            let response = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
+            if response.status() == 200 {
+                reopened = Some(response);
+                break;
+            }
+            assert_problem(response, 429, "too_many_streams").await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_problem(response, 429, "too_many_streams").await;
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(reopened.is_some(), "the slot was freed");
     }
-    assert!(reopened.is_some(), "the slot was freed");
-}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stream_cap_sqlite() {
-    stream_cap(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stream_cap_postgres() {
-    stream_cap(Backend::Postgres).await;
-}
-
-async fn deadline_reminder(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| {
-        c.reminder_interval_seconds = 1;
-        c.deadline_reminder_percent = 25;
-    })
-    .await
-    else {
-        return;
-    };
-    let mut ann = app.register_user("ann").await;
-    let mut bo = app.register_user("bob").await;
-    let id = start_game(&app, &ann, &bo, 4).await;
-    let seen = poll(&app, &ann, 0, 0).await["last_id"].as_i64().unwrap();
-    let view = game_view(&app, &id, &ann).await;
-    let deadline = view["deadline"].as_str().unwrap().to_owned();
-
-    // Three days of four gone: more than 25% left, no reminder (the task
-    // runs every second; two seconds of waiting give it its chances).
-    app.clock
-        .advance(chrono::Duration::days(3) - chrono::Duration::minutes(1));
-    relogin(&app, &mut ann).await;
-    relogin(&app, &mut bo).await;
-    let page = poll(&app, &ann, seen, 2).await;
-    assert_eq!(types(&page), Vec::<String>::new());
-
-    // Less than a day (25%) left: exactly one reminder, to the player on turn.
-    app.clock.advance(chrono::Duration::minutes(2));
-    relogin(&app, &mut ann).await;
-    let page = poll(&app, &ann, seen, 30).await;
-    assert_eq!(types(&page), ["deadline_soon"]);
-    let event = &page["events"][0];
-    assert_eq!(event["game_id"], id.as_str());
-    assert_eq!(
-        chrono::DateTime::parse_from_rfc3339(event["deadline"].as_str().unwrap()).unwrap(),
-        chrono::DateTime::parse_from_rfc3339(&deadline).unwrap()
-    );
-    let reminded = page["last_id"].as_i64().unwrap();
-    let bo_seen = poll(&app, &bo, 0, 0).await;
-    assert!(!types(&bo_seen).contains(&"deadline_soon".to_owned()));
-    // The reminder changes nothing in the game.
-    assert_eq!(game_view(&app, &id, &ann).await["version"], view["version"]);
-    // Not again for the same turn.
-    let page = poll(&app, &ann, reminded, 2).await;
-    assert_eq!(types(&page), Vec::<String>::new());
-
-    // The next turn gets its own reminder: Ann moves, Bo's clock runs.
-    play_move(&app, &id, &ann, 2).await;
-    let bo_last = poll(&app, &bo, 0, 0).await["last_id"].as_i64().unwrap();
-    app.clock
-        .advance(chrono::Duration::days(3) + chrono::Duration::minutes(1));
-    relogin(&app, &mut bo).await;
-    let page = poll(&app, &bo, bo_last, 30).await;
-    assert_eq!(types(&page), ["deadline_soon"]);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deadline_reminder_sqlite() {
-    deadline_reminder(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deadline_reminder_postgres() {
-    deadline_reminder(Backend::Postgres).await;
-}
-
-async fn requests_need_a_token(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |_| {}).await else {
-        return;
-    };
-    for path in ["/api/v1/events", "/api/v1/events/stream"] {
-        assert_problem(app.get(path, None).await, 401, "unauthorized").await;
+    async fn event_requests_are_checked(app) {
+        for path in ["/api/v1/events", "/api/v1/events/stream"] {
+            assert_problem(app.get(path, None).await, 401, "unauthorized").await;
+        }
+        let ann = app.register_user("ann").await;
+        for query in ["after=-1", "limit=0", "limit=101", "after=x", "wait=abc"] {
+            let response = app
+                .get(&format!("/api/v1/events?{query}"), Some(&ann.access_token))
+                .await;
+            assert_problem(response, 400, "validation_failed").await;
+        }
     }
-    let ann = app.register_user("ann").await;
-    for query in ["after=-1", "limit=0", "limit=101", "after=x", "wait=abc"] {
-        let response = app
-            .get(&format!("/api/v1/events?{query}"), Some(&ann.access_token))
-            .await;
-        assert_problem(response, 400, "validation_failed").await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn event_requests_are_checked_sqlite() {
-    requests_need_a_token(Backend::Sqlite).await;
 }
 
 backend_tests! {
@@ -703,7 +339,7 @@ backend_tests! {
         let mut writers = Vec::new();
         for writer in 0..8u32 {
             let pool = app.pool.clone();
-            let now = api::clock::Clock::now(&*app.clock);
+            let now = app.now();
             writers.push(tokio::spawn(async move {
                 let mut ids = Vec::new();
                 for ply in 0..10u32 {
@@ -756,9 +392,9 @@ backend_tests! {
         assert_eq!(types(&poll(&app, &bo, 0, 0).await), ["challenge_received", "game_started"]);
         let prune = |days: u32| {
             let pool = app.pool.clone();
-            let now = api::clock::Clock::now(&*app.clock);
+            let now = app.now();
             async move {
-                api::db::run_as::<_, api::ApiError, _>(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
+                api::db::run(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
                     .await
                     .unwrap()
             }
@@ -778,7 +414,7 @@ backend_tests! {
 
         // The next event continues the numbering: 3, not 1.
         let user: uuid::Uuid = bo.id.parse().unwrap();
-        let now = api::clock::Clock::now(&*app.clock);
+        let now = app.now();
         let id = api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
             api::db::write_transaction(conn, |conn| {
                 Ok::<_, api::ApiError>(api::events::record(

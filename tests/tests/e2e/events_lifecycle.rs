@@ -5,18 +5,7 @@
 use domain::{Rules, Variant};
 use serde_json::{json, Value};
 
-use crate::games_support::*;
-use crate::harness::{TestApp, TestUser};
-
-/// Everything in `user`'s feed, oldest first.
-async fn feed(app: &TestApp, user: &TestUser) -> Vec<Value> {
-    let page = get_json(app, "/api/v1/events", user).await;
-    page["events"].as_array().unwrap().clone()
-}
-
-fn types(events: &[Value]) -> Vec<&str> {
-    events.iter().map(|e| e["type"].as_str().unwrap()).collect()
-}
+use crate::support::*;
 
 /// An event without its id and time (what it says, not when).
 fn said(event: &Value) -> Value {
@@ -27,16 +16,10 @@ fn said(event: &Value) -> Value {
     event
 }
 
-async fn create(app: &TestApp, creator: &TestUser, body: Value) -> String {
-    let created = post_ok(app, "/api/v1/games", creator, &body, 201).await;
-    assert_eq!(created["status"], "waiting");
-    created["id"].as_str().unwrap().to_owned()
-}
-
 backend_tests! {
     async fn taking_an_open_seat_tells_the_creator(app) {
         let (ann, bo) = two_users(&app, "seat").await;
-        let id = create(&app, &ann, json!({"color": "blue", "days_per_move": 2})).await;
+        let id = create_game(&app, &ann, &json!({"color": "blue", "days_per_move": 2})).await;
         assert!(feed(&app, &ann).await.is_empty());
         let joined = post_ok(&app, &format!("/api/v1/games/{id}/join"), &bo, &json!({}), 200).await;
         assert_eq!(joined["status"], "setup");
@@ -47,14 +30,14 @@ backend_tests! {
         // The one who joined knows it already.
         assert!(feed(&app, &bo).await.is_empty());
         // Ann's view agrees: the setup phase (and its clock) has begun.
-        let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+        let view = game_view(&app, &id, &ann).await;
         assert_eq!(view["status"], "setup");
         assert!(view["deadline"].is_string(), "{view}");
     }
 
     async fn accepting_a_challenge_tells_the_challenger(app) {
         let (ann, bo) = two_users(&app, "accept").await;
-        let id = create(&app, &ann, json!({"opponent": "accept_blue", "color": "red"})).await;
+        let id = create_game(&app, &ann, &json!({"opponent": "accept_blue", "color": "red"})).await;
         post_ok(&app, &format!("/api/v1/games/{id}/join"), &bo, &json!({}), 200).await;
 
         let events = feed(&app, &ann).await;
@@ -66,7 +49,7 @@ backend_tests! {
     async fn a_withdrawn_challenge_tells_the_challenged_user(app) {
         let (ann, bo) = two_users(&app, "withdraw").await;
         let stranger = app.register_user("withdraw_other").await;
-        let id = create(&app, &ann, json!({"opponent": "withdraw_blue"})).await;
+        let id = create_game(&app, &ann, &json!({"opponent": "withdraw_blue"})).await;
         let aborted = post_ok(&app, &format!("/api/v1/games/{id}/abort"), &ann, &json!({}), 200).await;
         assert_eq!(aborted["status"], "aborted");
 
@@ -79,7 +62,7 @@ backend_tests! {
         assert!(feed(&app, &stranger).await.is_empty());
 
         // An open game nobody joined tells nobody when its creator aborts it.
-        let open = create(&app, &ann, json!({})).await;
+        let open = create_game(&app, &ann, &json!({})).await;
         post_ok(&app, &format!("/api/v1/games/{open}/abort"), &ann, &json!({}), 200).await;
         assert!(feed(&app, &ann).await.is_empty());
         assert_eq!(feed(&app, &bo).await.len(), 2);
@@ -96,7 +79,7 @@ backend_tests! {
             if place {
                 post_ok(&app, &format!("/api/v1/games/{id}/setup"), &ann, &json!({"random": true}), 200).await;
             }
-            let before = get_json(&app, &format!("/api/v1/games/{id}"), &bo).await["version"].as_i64().unwrap();
+            let before = game_view(&app, &id, &bo).await["version"].as_i64().unwrap();
             let aborted = post_ok(&app, &format!("/api/v1/games/{id}/abort"), &bo, &json!({}), 200).await;
             assert_eq!(aborted["status"], "aborted");
             assert_eq!(aborted["version"], before + 1);
@@ -116,13 +99,14 @@ backend_tests! {
     }
 
     async fn a_setup_timeout_tells_both_players_once(app) {
-        let (ann, bo) = two_users(&app, "slow").await;
+        let (mut ann, mut bo) = two_users(&app, "slow").await;
         // Two games whose setup phases (3 days) end a day apart; only Ann's
         // setups come in.
         let swept = seated_game(&app, &ann, &bo, Variant::Barrage, &Rules::default()).await;
         post_ok(&app, &format!("/api/v1/games/{swept}/setup"), &ann, &json!({"random": true}), 200).await;
         app.clock.advance(chrono::Duration::days(1));
-        let (ann, bo) = (login_again(&app, &ann).await, login_again(&app, &bo).await);
+        relogin(&app, &mut ann).await;
+        relogin(&app, &mut bo).await;
         let lazy = seated_game(&app, &ann, &bo, Variant::Duel, &Rules::default()).await;
         post_ok(&app, &format!("/api/v1/games/{lazy}/setup"), &ann, &json!({"random": true}), 200).await;
 
@@ -136,12 +120,13 @@ backend_tests! {
 
         // A day later a read ends the second one (the lazy path).
         app.clock.advance(chrono::Duration::days(1));
-        let (ann, bo) = (login_again(&app, &ann).await, login_again(&app, &bo).await);
-        let view = get_json(&app, &format!("/api/v1/games/{lazy}"), &bo).await;
+        relogin(&app, &mut ann).await;
+        relogin(&app, &mut bo).await;
+        let view = game_view(&app, &lazy, &bo).await;
         assert_eq!(view["status"], "aborted");
         assert_eq!(sweep(&app).await, 0);
         for id in [&swept, &lazy] {
-            let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+            let view = game_view(&app, id, &ann).await;
             assert_eq!(view["status"], "aborted");
         }
 

@@ -3,8 +3,8 @@
 //! stream held by the other (PostgreSQL LISTEN/NOTIFY). And: SIGTERM ends
 //! open streams and long polls cleanly.
 //!
-//! Runs whenever TEST_DATABASE_URL is set (CI sets it); otherwise each test
-//! says on standard error that it was skipped.
+//! PostgreSQL only: ignored unless TEST_DATABASE_URL is set (see
+//! `backend_tests!`).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use serde_json::{json, Value};
 
-use crate::events::{
-    game_view, open_stream, play_move, poll, start_game, types, Server, SseReader, FRAME_LIMIT,
+use crate::harness::{with_database_name, TestDatabase, TestUser, PASSWORD, TEST_JWT_SECRET};
+use crate::support::{
+    game_view, last_id, open_stream, play_move, start_game, types, LongPoll, Server, SseReader,
+    FRAME_LIMIT, LONG_WAIT,
 };
-use crate::harness::{with_database_name, TestUser, PASSWORD, TEST_JWT_SECRET};
 
 /// A server process (the `stratego-test-server` binary of this package).
 struct ServerProcess {
@@ -26,9 +27,10 @@ struct ServerProcess {
 }
 
 impl ServerProcess {
-    fn start(database_url: &str, shutdown_timeout_seconds: u32) -> Self {
+    fn start(database: &TestDatabase, shutdown_timeout_seconds: u32) -> Self {
+        let (admin_url, name) = database.postgres_parts().expect("a PostgreSQL database");
         let mut child = Command::new(env!("CARGO_BIN_EXE_stratego-test-server"))
-            .env("DATABASE_URL", database_url)
+            .env("DATABASE_URL", with_database_name(admin_url, name))
             .env("JWT_SECRET", TEST_JWT_SECRET)
             .env("BIND_ADDRESS", "127.0.0.1:0")
             .env("LOG_LEVEL", "warn")
@@ -76,14 +78,7 @@ impl ServerProcess {
             .await
             .unwrap();
         assert_eq!(response.status(), 201);
-        let body: Value = response.json().await.unwrap();
-        TestUser {
-            id: body["user"]["id"].as_str().unwrap().to_owned(),
-            username: username.to_owned(),
-            password: PASSWORD.to_owned(),
-            access_token: body["access_token"].as_str().unwrap().to_owned(),
-            refresh_token: body["refresh_token"].as_str().unwrap().to_owned(),
-        }
+        TestUser::registered(&response.json().await.unwrap())
     }
 
     /// Sends SIGTERM (through the `kill` utility: this crate has no
@@ -126,171 +121,6 @@ impl Drop for ServerProcess {
     }
 }
 
-/// A fresh PostgreSQL database, dropped at the end.
-struct Database {
-    admin_url: String,
-    name: String,
-}
-
-impl Database {
-    fn create() -> Option<Self> {
-        let Some(admin_url) = std::env::var("TEST_DATABASE_URL")
-            .ok()
-            .filter(|u| !u.is_empty())
-        else {
-            eprintln!(
-                "SKIPPED: the multi-process tests need PostgreSQL; set TEST_DATABASE_URL \
-                 (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
-            );
-            return None;
-        };
-        let name = format!("stratego_e2e_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL works");
-        diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
-            .execute(&mut admin)
-            .expect("create a test database");
-        Some(Self { admin_url, name })
-    }
-
-    fn url(&self) -> String {
-        with_database_name(&self.admin_url, &self.name)
-    }
-}
-
-impl Drop for Database {
-    fn drop(&mut self) {
-        if let Ok(mut admin) = PgConnection::establish(&self.admin_url) {
-            let _ = diesel::sql_query(format!(
-                "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
-                self.name
-            ))
-            .execute(&mut admin);
-        }
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_move_through_one_process_reaches_the_other() {
-    let Some(database) = Database::create() else {
-        return;
-    };
-    let one = ServerProcess::start(&database.url(), 5);
-    let other = ServerProcess::start(&database.url(), 5);
-
-    let ann = one.register("ann").await;
-    let bob = one.register("bob").await;
-    let id = start_game(&one, &ann, &bob, 3).await;
-    let seen = poll(&other, &bob, 0, 0).await["last_id"].as_i64().unwrap();
-    assert_eq!(
-        seen, 2,
-        "both events written through one process are on the other"
-    );
-
-    // On the other process: Bob's long poll, event stream and game stream.
-    let waiting = {
-        let client = other.client.clone();
-        let url = other.at(&format!("/api/v1/events?after={seen}&wait=10"));
-        let token = bob.access_token.clone();
-        tokio::spawn(async move {
-            let response = client.get(url).bearer_auth(token).send().await.unwrap();
-            assert_eq!(response.status(), 200);
-            let page: Value = response.json().await.unwrap();
-            (page, Instant::now())
-        })
-    };
-    let mut events =
-        SseReader::new(open_stream(&other, "/api/v1/events/stream", &bob, Some(seen)).await);
-    let mut game = SseReader::new(
-        open_stream(&other, &format!("/api/v1/games/{id}/stream"), &bob, None).await,
-    );
-    let first = game.next_frame(FRAME_LIMIT).await.unwrap();
-    let version: i64 = first.id.unwrap().parse().unwrap();
-    // Let the long poll settle into waiting (a pending event would be
-    // answered at once anyway).
-    tokio::time::sleep(Duration::from_millis(300)).await;
-
-    let (from, to) = play_move(&one, &id, &ann, 3).await;
-    let moved = Instant::now();
-
-    let frame = events
-        .next_frame(FRAME_LIMIT)
-        .await
-        .expect("an event frame");
-    let streamed = Instant::now();
-    assert_eq!(frame.event.as_deref(), Some("your_turn"));
-    let data: Value = serde_json::from_str(&frame.data).unwrap();
-    assert_eq!(data["id"], seen + 1);
-    assert_eq!(data["opponent_move"]["from"], from.as_str());
-    assert_eq!(data["opponent_move"]["to"], to.as_str());
-
-    let (page, answered) = waiting.await.unwrap();
-    assert_eq!(types(&page), ["your_turn"]);
-    assert_eq!(page["events"][0], data);
-
-    let frame = game.next_frame(FRAME_LIMIT).await.expect("a game frame");
-    let viewed = Instant::now();
-    let view: Value = serde_json::from_str(&frame.data).unwrap();
-    assert!(view["version"].as_i64().unwrap() > version);
-    assert_eq!(view, game_view(&other, &id, &bob).await);
-
-    // The delay after the move's answer, for the benchmark notes (the
-    // NOTIFY arrives within the process's 50 ms inbox check; the fallback
-    // re-check every 20 s would be far slower than the 10 s long poll).
-    eprintln!(
-        "cross-process delivery after the move's answer: long poll {:?}, event stream {:?}, game stream {:?}",
-        answered.saturating_duration_since(moved),
-        streamed.saturating_duration_since(moved),
-        viewed.saturating_duration_since(moved),
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigterm_ends_streams_and_long_polls_cleanly() {
-    let Some(database) = Database::create() else {
-        return;
-    };
-    // A long shutdown timeout: if the streams did not end by themselves,
-    // the server would hold them open for a minute and this test would fail
-    // on the frame limit.
-    let mut server = ServerProcess::start(&database.url(), 60);
-    let ann = server.register("ann").await;
-    let bob = server.register("bob").await;
-    let id = start_game(&server, &ann, &bob, 3).await;
-    let seen = poll(&server, &bob, 0, 0).await["last_id"].as_i64().unwrap();
-
-    let mut events =
-        SseReader::new(open_stream(&server, "/api/v1/events/stream", &bob, Some(seen)).await);
-    let mut game = SseReader::new(
-        open_stream(&server, &format!("/api/v1/games/{id}/stream"), &bob, None).await,
-    );
-    game.next_frame(FRAME_LIMIT).await.unwrap();
-    let waiting = {
-        let client = server.client.clone();
-        let url = server.at(&format!("/api/v1/events?after={seen}&wait=60"));
-        let token = bob.access_token.clone();
-        tokio::spawn(async move {
-            let response = client.get(url).bearer_auth(token).send().await.unwrap();
-            assert_eq!(response.status(), 200);
-            response.json::<Value>().await.unwrap()
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(300)).await;
-
-    server.terminate();
-    assert!(
-        events.next_frame(FRAME_LIMIT).await.is_none(),
-        "the event stream ends"
-    );
-    assert!(
-        game.next_frame(FRAME_LIMIT).await.is_none(),
-        "the game stream ends"
-    );
-    let page = waiting.await.unwrap();
-    assert_eq!(page["events"], json!([]));
-    let status = tokio::task::block_in_place(|| server.wait_exit(Duration::from_secs(30)));
-    assert!(status.success(), "clean exit: {status}");
-}
-
 /// The backend pids of the LISTEN connections held on `database`.
 fn listeners(admin: &mut PgConnection, database: &str) -> Vec<i32> {
     #[derive(diesel::QueryableByName)]
@@ -310,58 +140,139 @@ fn listeners(admin: &mut PgConnection, database: &str) -> Vec<i32> {
     .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn delivery_survives_a_lost_listen_connection() {
-    let Some(database) = Database::create() else {
-        return;
-    };
-    let one = ServerProcess::start(&database.url(), 5);
-    let other = ServerProcess::start(&database.url(), 5);
-    let ann = one.register("ann").await;
-    let bob = one.register("bob").await;
-    let id = start_game(&one, &ann, &bob, 3).await;
-    let seen = poll(&other, &bob, 0, 0).await["last_id"].as_i64().unwrap();
+postgres_tests! {
+    async fn a_move_through_one_process_reaches_the_other(database: TestDatabase) {
+        let one = ServerProcess::start(&database, 5);
+        let other = ServerProcess::start(&database, 5);
 
-    // Kill both processes' LISTEN connections, as a database restart or a
-    // network cut would, and wait (bounded) until both have reconnected.
-    let mut admin = PgConnection::establish(&database.admin_url).unwrap();
-    let name = database.name.clone();
-    // Bounded waits (at most 30 s) for the LISTEN connections to be `ready`.
-    let wait_until = |admin: &mut PgConnection, ready: &dyn Fn(&[i32]) -> bool| {
-        for _ in 0..600 {
-            if ready(&listeners(admin, &name)) {
-                return;
+        let ann = one.register("ann").await;
+        let bob = one.register("bob").await;
+        let id = start_game(&one, &ann, &bob, 3).await;
+        let seen = last_id(&other, &bob).await;
+        assert_eq!(
+            seen, 2,
+            "both events written through one process are on the other"
+        );
+
+        // On the other process: Bob's long poll, event stream and game stream.
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&other, &path, &bob).await;
+        let mut events =
+            SseReader::new(open_stream(&other, "/api/v1/events/stream", &bob, Some(seen)).await);
+        let mut game = SseReader::new(
+            open_stream(&other, &format!("/api/v1/games/{id}/stream"), &bob, None).await,
+        );
+        let first = game.next_frame(FRAME_LIMIT).await.unwrap();
+        let version: i64 = first.id.unwrap().parse().unwrap();
+
+        let (from, to) = play_move(&one, &id, &ann, 3).await;
+        let moved = Instant::now();
+
+        let frame = events.woken_frame().await.expect("an event frame");
+        let streamed = Instant::now();
+        assert_eq!(frame.event.as_deref(), Some("your_turn"));
+        let data: Value = serde_json::from_str(&frame.data).unwrap();
+        assert_eq!(data["id"], seen + 1);
+        assert_eq!(data["opponent_move"]["from"], from.as_str());
+        assert_eq!(data["opponent_move"]["to"], to.as_str());
+
+        let (page, answered) = waiting.woken_at().await;
+        assert_eq!(types(&page), ["your_turn"]);
+        assert_eq!(page["events"][0], data);
+
+        let frame = game.woken_frame().await.expect("a game frame");
+        let viewed = Instant::now();
+        let view: Value = serde_json::from_str(&frame.data).unwrap();
+        assert!(view["version"].as_i64().unwrap() > version);
+        assert_eq!(view, game_view(&other, &id, &bob).await);
+
+        // The delay after the move's answer, for the benchmark notes (the
+        // NOTIFY arrives within the process's 50 ms inbox check; without it
+        // the fallback re-check every 20 s would fail the wake-up limits).
+        eprintln!(
+            "cross-process delivery after the move's answer: long poll {:?}, event stream {:?}, game stream {:?}",
+            answered.saturating_duration_since(moved),
+            streamed.saturating_duration_since(moved),
+            viewed.saturating_duration_since(moved),
+        );
+    }
+
+    async fn sigterm_ends_streams_and_long_polls_cleanly(database: TestDatabase) {
+        // A long shutdown timeout: if the streams did not end by themselves,
+        // the server would hold them open for a minute and this test would fail
+        // on the frame limit.
+        let mut server = ServerProcess::start(&database, 60);
+        let ann = server.register("ann").await;
+        let bob = server.register("bob").await;
+        let id = start_game(&server, &ann, &bob, 3).await;
+        let seen = last_id(&server, &bob).await;
+
+        let mut events =
+            SseReader::new(open_stream(&server, "/api/v1/events/stream", &bob, Some(seen)).await);
+        let mut game = SseReader::new(
+            open_stream(&server, &format!("/api/v1/games/{id}/stream"), &bob, None).await,
+        );
+        game.next_frame(FRAME_LIMIT).await.unwrap();
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&server, &path, &bob).await;
+
+        server.terminate();
+        assert!(
+            events.next_frame(FRAME_LIMIT).await.is_none(),
+            "the event stream ends"
+        );
+        assert!(
+            game.next_frame(FRAME_LIMIT).await.is_none(),
+            "the game stream ends"
+        );
+        // Shutdown wakes the long poll: an empty answer, at once.
+        let page = waiting.woken().await;
+        assert_eq!(page["events"], json!([]));
+        let status = tokio::task::block_in_place(|| server.wait_exit(Duration::from_secs(30)));
+        assert!(status.success(), "clean exit: {status}");
+    }
+
+    async fn delivery_survives_a_lost_listen_connection(database: TestDatabase) {
+        let one = ServerProcess::start(&database, 5);
+        let other = ServerProcess::start(&database, 5);
+        let ann = one.register("ann").await;
+        let bob = one.register("bob").await;
+        let id = start_game(&one, &ann, &bob, 3).await;
+        let seen = last_id(&other, &bob).await;
+
+        // Kill both processes' LISTEN connections, as a database restart or a
+        // network cut would, and wait (bounded) until both have reconnected.
+        let (admin_url, name) = database.postgres_parts().unwrap();
+        let mut admin = PgConnection::establish(admin_url).unwrap();
+        // Bounded waits (at most 30 s) for the LISTEN connections to be `ready`.
+        let wait_until = |admin: &mut PgConnection, ready: &dyn Fn(&[i32]) -> bool| {
+            for _ in 0..600 {
+                if ready(&listeners(admin, name)) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
             }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("the LISTEN connections did not come (back)");
-    };
-    tokio::task::block_in_place(|| wait_until(&mut admin, &|pids| pids.len() == 2));
-    let before = listeners(&mut admin, &database.name);
-    diesel::sql_query("SELECT pg_terminate_backend(pid) FROM unnest($1) AS pid")
-        .bind::<diesel::sql_types::Array<diesel::sql_types::Integer>, _>(&before)
-        .execute(&mut admin)
-        .unwrap();
-    // Two new connections, neither of them an old one.
-    tokio::task::block_in_place(|| {
-        wait_until(&mut admin, &|pids| {
-            pids.len() == 2 && pids.iter().all(|pid| !before.contains(pid))
-        })
-    });
+            panic!("the LISTEN connections did not come (back)");
+        };
+        tokio::task::block_in_place(|| wait_until(&mut admin, &|pids| pids.len() == 2));
+        let before = listeners(&mut admin, name);
+        diesel::sql_query("SELECT pg_terminate_backend(pid) FROM unnest($1) AS pid")
+            .bind::<diesel::sql_types::Array<diesel::sql_types::Integer>, _>(&before)
+            .execute(&mut admin)
+            .unwrap();
+        // Two new connections, neither of them an old one.
+        tokio::task::block_in_place(|| {
+            wait_until(&mut admin, &|pids| {
+                pids.len() == 2 && pids.iter().all(|pid| !before.contains(pid))
+            })
+        });
 
-    // A long poll shorter than the 20 s safety re-check still gets the
-    // move made through the other process.
-    let waiting = {
-        let client = other.client.clone();
-        let url = other.at(&format!("/api/v1/events?after={seen}&wait=10"));
-        let token = bob.access_token.clone();
-        tokio::spawn(async move {
-            let response = client.get(url).bearer_auth(token).send().await.unwrap();
-            response.json::<Value>().await.unwrap()
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    play_move(&one, &id, &ann, 2).await;
-    let page = waiting.await.unwrap();
-    assert_eq!(types(&page), ["your_turn"]);
+        // A long poll on the other process is still woken by the move made
+        // through the first one (not only found by the safety re-check).
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&other, &path, &bob).await;
+        play_move(&one, &id, &ann, 2).await;
+        let page = waiting.woken().await;
+        assert_eq!(types(&page), ["your_turn"]);
+    }
 }

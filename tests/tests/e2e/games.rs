@@ -4,8 +4,8 @@
 use domain::{Color, Rules, Setup, Square, Variant, Viewer};
 use serde_json::{json, Value};
 
-use crate::games_support::*;
 use crate::harness::{assert_problem, TestApp, TestUser};
+use crate::support::*;
 
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
@@ -18,15 +18,10 @@ fn mv(from: &str, to: &str) -> domain::Move {
     }
 }
 
-/// The game as `user` sees it (the whole JSON, to compare before/after).
-async fn snapshot(app: &TestApp, id: &str, user: &TestUser) -> Value {
-    get_json(app, &format!("/api/v1/games/{id}"), user).await
-}
-
 /// Asserts that the game looks exactly as before to `user` (same version,
 /// same board, same everything).
 async fn assert_unchanged(app: &TestApp, id: &str, user: &TestUser, before: &Value) {
-    let now = snapshot(app, id, user).await;
+    let now = game_view(app, id, user).await;
     assert_eq!(now["version"], before["version"], "version moved");
     assert_eq!(&now, before, "the game changed");
 }
@@ -58,7 +53,7 @@ backend_tests! {
         assert_eq!(joined["you"], "red");
         let deadline: chrono::DateTime<chrono::Utc> =
             joined["deadline"].as_str().unwrap().parse().unwrap();
-        assert_eq!(deadline, app.clock_now() + chrono::Duration::days(2));
+        assert_eq!(deadline, app.now() + chrono::Duration::days(2));
 
         // Blue (ann) places first; the board shows only her own pieces.
         let setup = format!("/api/v1/games/{id}/setup");
@@ -71,16 +66,16 @@ backend_tests! {
         assert!(board.iter().all(|p| p["color"] == "blue" && p["piece"].is_string()));
         assert_eq!(board[0]["square"], "a7");
         // Red sees none of Blue's setup; a spectator sees nothing at all.
-        let red_view = snapshot(&app, &id, &bo).await;
+        let red_view = game_view(&app, &id, &bo).await;
         assert!(red_view["board"].as_array().unwrap().is_empty(), "{red_view}");
         assert_eq!(red_view["setup_done"], json!({"red": false, "blue": true}));
-        let spectator = snapshot(&app, &id, &carl).await;
+        let spectator = game_view(&app, &id, &carl).await;
         assert!(spectator["board"].as_array().unwrap().is_empty());
         assert!(spectator["you"].is_null());
 
         // Replacing a setup is fine until both are in.
         post_ok(&app, &setup, &ann, &json!({"random": true, "seed": 3}), 200).await;
-        let mine = snapshot(&app, &id, &ann).await;
+        let mine = game_view(&app, &id, &ann).await;
         let random_blue = Setup::random(Variant::Classic, Color::Blue, 3);
         let first = &mine["board"][0];
         assert_eq!(first["square"], random_blue.pieces()[0].0.to_string());
@@ -98,10 +93,10 @@ backend_tests! {
             fixed_setup(Color::Red), random_blue).unwrap();
         assert_view_matches(&started, &local, Viewer::Player(Color::Red));
         // Blue, not on turn, gets no legal moves; the spectator sees no rank.
-        let blue_view = snapshot(&app, &id, &ann).await;
+        let blue_view = game_view(&app, &id, &ann).await;
         assert!(blue_view.get("legal_moves").is_none());
         assert_view_matches(&blue_view, &local, Viewer::Player(Color::Blue));
-        let spectator = snapshot(&app, &id, &carl).await;
+        let spectator = game_view(&app, &id, &carl).await;
         assert_view_matches(&spectator, &local, Viewer::Spectator);
         assert!(spectator["board"].as_array().unwrap().iter().all(|p| p["piece"].is_null()));
         // Setups are final now.
@@ -120,7 +115,7 @@ backend_tests! {
         let id = created["id"].as_str().unwrap().to_owned();
 
         // Only the challenged user may take the seat or decline.
-        let before = snapshot(&app, &id, &ann).await;
+        let before = game_view(&app, &id, &ann).await;
         let r = app.post_json(&format!("/api/v1/games/{id}/join"), Some(&carl.access_token), &json!({})).await;
         assert_problem(r, 403, "forbidden").await;
         let r = app.post_json(&format!("/api/v1/games/{id}/decline"), Some(&carl.access_token), &json!({})).await;
@@ -151,7 +146,7 @@ backend_tests! {
         let id3 = created["id"].as_str().unwrap().to_owned();
         let joined = post_ok(&app, &format!("/api/v1/games/{id3}/join"), &bo, &json!({}), 200).await;
         assert_eq!(joined["status"], "setup");
-        let before = snapshot(&app, &id3, &ann).await;
+        let before = game_view(&app, &id3, &ann).await;
         let r = app.post_json(&format!("/api/v1/games/{id3}/join"), Some(&carl.access_token), &json!({})).await;
         assert_problem(r, 409, "wrong_phase").await;
         // Either player may abort during setup; a spectator may not.
@@ -187,7 +182,7 @@ backend_tests! {
         let carl = app.register_user("bad_carl").await;
         let id = seated_game(&app, &ann, &bo, Variant::Classic, &Rules::default()).await;
         let path = format!("/api/v1/games/{id}/setup");
-        let before = snapshot(&app, &id, &ann).await;
+        let before = game_view(&app, &id, &ann).await;
 
         let good = fixed_placement(Color::Red);
         let mut outside = good.clone();
@@ -227,8 +222,7 @@ backend_tests! {
         }
         // A duplicate square (the same key twice in the JSON text).
         let text = r#"{"placement": {"a1": "flag", "a1": "bomb"}}"#;
-        let r = app.client.post(app.url(&path)).bearer_auth(&ann.access_token)
-            .header("content-type", "application/json").body(text).send().await.unwrap();
+        let r = post_raw(&app, &path, Some(&ann.access_token), text).await;
         let body = assert_problem(r, 422, "invalid_setup").await;
         assert!(body["problems"].as_array().unwrap().iter().any(|p| p["problem"] == "duplicate_square"), "{body}");
         // Neither form, both forms, random false.
@@ -241,7 +235,7 @@ backend_tests! {
         let r = app.post_json(&path, Some(&carl.access_token), &json!({"random": true})).await;
         assert_problem(r, 403, "forbidden").await;
         assert_unchanged(&app, &id, &ann, &before).await;
-        assert_eq!(snapshot(&app, &id, &bo).await["setup_done"], json!({"red": false, "blue": false}));
+        assert_eq!(game_view(&app, &id, &bo).await["setup_done"], json!({"red": false, "blue": false}));
     }
 
     async fn rejected_moves_change_nothing(app) {
@@ -249,7 +243,7 @@ backend_tests! {
         let carl = app.register_user("rej_carl").await;
         // Before play starts.
         let id = seated_game(&app, &ann, &bo, Variant::Classic, &Rules::default()).await;
-        let before = snapshot(&app, &id, &ann).await;
+        let before = game_view(&app, &id, &ann).await;
         let r = app.post_json(&format!("/api/v1/games/{id}/moves"), Some(&ann.access_token),
             &json!({"from": "a4", "to": "a5"})).await;
         assert_problem(r, 409, "wrong_phase").await;
@@ -259,8 +253,8 @@ backend_tests! {
 
         let mut game = fixed_match(&app, ann.clone(), bo.clone(), Rules::default()).await;
         let moves = game.path("/moves");
-        let red_before = snapshot(&app, &game.id, &ann).await;
-        let blue_before = snapshot(&app, &game.id, &bo).await;
+        let red_before = game_view(&app, &game.id, &ann).await;
+        let blue_before = game_view(&app, &game.id, &bo).await;
         let cases: Vec<(&TestUser, Value, u16, &str, Option<&str>)> = vec![
             (&bo, json!({"from": "a7", "to": "a6"}), 409, "not_your_turn", None),
             (&carl, json!({"from": "a4", "to": "a5"}), 403, "forbidden", None),
@@ -316,7 +310,7 @@ backend_tests! {
         play(&app, &mut game, mv("j6", "j7"), None).await;
         play(&app, &mut game, mv("a4", "a5"), None).await;
         play(&app, &mut game, mv("j7", "j6"), None).await;
-        let before = snapshot(&app, &game.id, &ann).await;
+        let before = game_view(&app, &game.id, &ann).await;
         let r = app.post_json(&moves, Some(&ann.access_token), &json!({"from": "a5", "to": "a4"})).await;
         assert_problem(r, 422, "two_square_rule").await;
         assert_unchanged(&app, &game.id, &ann, &before).await;
@@ -332,19 +326,80 @@ backend_tests! {
         assert_problem(r, 409, "wrong_phase").await;
         assert_unchanged(&app, &game.id, &bo, &resigned).await;
         // Every piece is revealed to everyone now.
-        let spectator = snapshot(&app, &game.id, &carl).await;
+        let spectator = game_view(&app, &game.id, &carl).await;
         assert!(spectator["board"].as_array().unwrap().iter()
             .all(|p| p["piece"].is_string() && p["revealed"] == true));
     }
-}
 
-trait ClockNow {
-    fn clock_now(&self) -> chrono::DateTime<chrono::Utc>;
-}
+    /// A challenged user who had already accepted was once told they were
+    /// not the challenged user (403) when declining, instead of
+    /// `wrong_phase`.
+    async fn an_accepted_challenge_cannot_be_declined(app) {
+        let (ann, bo) = two_users(&app, "acc").await;
+        let carl = app.register_user("acc_carl").await;
+        let created = post_ok(&app, "/api/v1/games", &ann,
+            &json!({"opponent": bo.username, "color": "red"}), 201).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let joined = post_ok(&app, &format!("/api/v1/games/{id}/join"), &bo, &json!({}), 200).await;
+        assert_eq!(joined["status"], "setup");
+        let before = game_view(&app, &id, &bo).await;
 
-impl ClockNow for TestApp {
-    fn clock_now(&self) -> chrono::DateTime<chrono::Utc> {
-        use api::clock::Clock;
-        self.clock.now()
+        // Bo is the challenged user: the phase is wrong, not the person.
+        let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
+            Some(&bo.access_token), &json!({})).await;
+        let problem = assert_problem(response, 409, "wrong_phase").await;
+        assert!(problem["detail"].as_str().unwrap().contains("abort"), "{problem}");
+        // Anyone else is still refused as a stranger to the challenge.
+        for user in [&ann, &carl] {
+            let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
+                Some(&user.access_token), &json!({})).await;
+            assert_problem(response, 403, "forbidden").await;
+        }
+        assert_eq!(game_view(&app, &id, &bo).await, before);
+
+        // Once play has started, the same.
+        let path = format!("/api/v1/games/{id}/setup");
+        post_ok(&app, &path, &ann, &json!({"random": true, "seed": 1}), 200).await;
+        let started = post_ok(&app, &path, &bo, &json!({"random": true, "seed": 2}), 200).await;
+        assert_eq!(started["status"], "playing");
+        let response = app.post_json(&format!("/api/v1/games/{id}/decline"),
+            Some(&bo.access_token), &json!({})).await;
+        assert_problem(response, 409, "wrong_phase").await;
+        assert_eq!(game_view(&app, &id, &bo).await["version"], started["version"]);
+    }
+
+    /// A spectator's move naming a stale `expected_version` (or `If-Match`)
+    /// once got 409/412 instead of 403.
+    async fn a_spectators_move_is_forbidden_whatever_version_it_names(app) {
+        let (red, blue) = two_users(&app, "spv").await;
+        let carl = app.register_user("spv_carl").await;
+        let game = fixed_match(&app, red.clone(), blue.clone(), Rules::default()).await;
+        let before = game_view(&app, &game.id, &red).await;
+        let version = before["version"].as_i64().unwrap();
+        let path = game.path("/moves");
+        for expected in [Some(version), Some(version - 1), Some(version + 7), None] {
+            let mut body = json!({"from": "a4", "to": "a5"});
+            if let Some(v) = expected {
+                body["expected_version"] = json!(v);
+            }
+            let response = app.post_json(&path, Some(&carl.access_token), &body).await;
+            assert_problem(response, 403, "forbidden").await;
+        }
+        for tag in ["\"stale\"", "*"] {
+            let response = app.client.post(app.url(&path)).bearer_auth(&carl.access_token)
+                .header("if-match", tag).json(&json!({"from": "a4", "to": "a5"}))
+                .send().await.unwrap();
+            assert_problem(response, 403, "forbidden").await;
+        }
+        assert_eq!(game_view(&app, &game.id, &red).await, before);
+        // The players still get their precondition answers.
+        let response = app.post_json(&path, Some(&red.access_token),
+            &json!({"from": "a4", "to": "a5", "expected_version": version - 1})).await;
+        assert_problem(response, 409, "version_conflict").await;
+        let response = app.client.post(app.url(&path)).bearer_auth(&red.access_token)
+            .header("if-match", "\"stale\"").json(&json!({"from": "a4", "to": "a5"}))
+            .send().await.unwrap();
+        assert_problem(response, 412, "version_conflict").await;
+        assert_eq!(game_view(&app, &game.id, &red).await, before);
     }
 }

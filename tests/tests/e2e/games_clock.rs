@@ -5,13 +5,13 @@ use diesel::prelude::*;
 use domain::{Rules, Variant};
 use serde_json::json;
 
-use crate::games_support::*;
-use crate::harness::{assert_problem, spawn_app_with, Backend, TestApp};
+use crate::harness::{assert_problem, TestApp};
+use crate::support::*;
 
 async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
     use api::schema::game_actions;
     let id = id.to_owned();
-    api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
+    api::db::run(&app.pool, move |conn| {
         Ok(game_actions::table
             .filter(game_actions::game_id.eq(id))
             .order(game_actions::seq)
@@ -24,14 +24,15 @@ async fn actions_of(app: &TestApp, id: &str) -> Vec<String> {
 
 backend_tests! {
     async fn a_missed_move_deadline_loses_the_game(app) {
-        let (ann, bo) = two_users(&app, "late").await;
+        let (mut ann, mut bo) = two_users(&app, "late").await;
         let mut game = random_match(&app, ann.clone(), bo.clone(), Variant::Classic, Rules::default(), 3).await;
         let m = game.local.legal_moves()[0];
         play(&app, &mut game, m, None).await;
         // Blue has 3 days.
         app.clock.advance(chrono::Duration::days(3) - chrono::Duration::seconds(1));
-        let (ann, bo) = (login_again(&app, &ann).await, login_again(&app, &bo).await);
-        let view = get_json(&app, &game.path(""), &bo).await;
+        relogin(&app, &mut ann).await;
+        relogin(&app, &mut bo).await;
+        let view = game_view(&app, &game.id, &bo).await;
         assert_eq!(view["status"], "playing");
         assert_eq!(view["version"], game.version);
         app.clock.advance(chrono::Duration::seconds(1));
@@ -40,7 +41,7 @@ backend_tests! {
         let list = get_json(&app, "/api/v1/games?status=playing&mine=true", &ann).await;
         assert!(list["games"].as_array().unwrap().is_empty(), "{list}");
         // ... or the view.
-        let view = get_json(&app, &game.path(""), &ann).await;
+        let view = game_view(&app, &game.id, &ann).await;
         assert_eq!(view["status"], "finished");
         assert_eq!(view["result"], json!({"winner": "red", "reason": "timeout"}));
         assert_eq!(view["version"], game.version + 1);
@@ -54,13 +55,13 @@ backend_tests! {
     }
 
     async fn a_setup_that_never_came_aborts_the_game(app) {
-        let (ann, bo) = two_users(&app, "nosetup").await;
+        let (ann, mut bo) = two_users(&app, "nosetup").await;
         let id = seated_game(&app, &ann, &bo, Variant::Barrage, &Rules::default()).await;
         post_ok(&app, &format!("/api/v1/games/{id}/setup"), &ann, &json!({"random": true}), 200).await;
         app.clock.advance(chrono::Duration::days(3));
         assert_eq!(sweep(&app).await, 1);
-        let bo = login_again(&app, &bo).await;
-        let view = get_json(&app, &format!("/api/v1/games/{id}"), &bo).await;
+        relogin(&app, &mut bo).await;
+        let view = game_view(&app, &id, &bo).await;
         assert_eq!(view["status"], "aborted");
         assert!(view["result"].is_null());
         assert_eq!(view["version"], 4);
@@ -71,7 +72,7 @@ backend_tests! {
     }
 
     async fn parallel_sweeps_end_each_game_once(app) {
-        let (ann, bo) = two_users(&app, "sweep").await;
+        let (mut ann, bo) = two_users(&app, "sweep").await;
         let mut ids = Vec::new();
         for seed in 0..6u64 {
             let game = random_match(&app, ann.clone(), bo.clone(), Variant::Duel, Rules::default(), seed).await;
@@ -79,57 +80,44 @@ backend_tests! {
         }
         let setup_only = seated_game(&app, &ann, &bo, Variant::Duel, &Rules::default()).await;
         app.clock.advance(chrono::Duration::days(4));
-        let ann = login_again(&app, &ann).await;
+        relogin(&app, &mut ann).await;
         let (a, b, c) = tokio::join!(sweep(&app), sweep(&app), sweep(&app));
         assert_eq!(a + b + c, 7, "each overdue game ended exactly once ({a}+{b}+{c})");
         for (id, version) in &ids {
-            let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+            let view = game_view(&app, id, &ann).await;
             assert_eq!(view["result"], json!({"winner": "blue", "reason": "timeout"}));
             assert_eq!(view["version"], version + 1);
             let timeouts = actions_of(&app, id).await.iter().filter(|a| a.contains("timeout")).count();
             assert_eq!(timeouts, 1);
         }
-        let view = get_json(&app, &format!("/api/v1/games/{setup_only}"), &ann).await;
+        let view = game_view(&app, &setup_only, &ann).await;
         assert_eq!(view["status"], "aborted");
     }
-}
 
-/// The background task ends overdue games by itself (no request needed).
-async fn background_sweep(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| c.deadline_sweep_seconds = 1).await else {
-        return;
-    };
-    let (ann, bo) = two_users(&app, "task").await;
-    let game = random_match(&app, ann, bo, Variant::Duel, Rules::default(), 1).await;
-    app.clock.advance(chrono::Duration::days(5));
-    // No request touches the game: only the task can end it.
-    let mut finished = false;
-    for _ in 0..100 {
-        let id = game.id.clone();
-        let status = api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
-            use api::schema::games;
-            Ok(games::table
-                .find(id)
-                .select(games::status)
-                .first::<String>(conn)?)
-        })
-        .await
-        .unwrap();
-        if status == "finished" {
-            finished = true;
-            break;
+    /// The background task ends overdue games by itself (no request needed).
+    async fn the_background_sweep_ends_overdue_games(app, config = |c| c.deadline_sweep_seconds = 1) {
+        let (ann, bo) = two_users(&app, "task").await;
+        let game = random_match(&app, ann, bo, Variant::Duel, Rules::default(), 1).await;
+        app.clock.advance(chrono::Duration::days(5));
+        // No request touches the game: only the task can end it.
+        let mut finished = false;
+        for _ in 0..100 {
+            let id = game.id.clone();
+            let status = api::db::run(&app.pool, move |conn| {
+                use api::schema::games;
+                Ok(games::table
+                    .find(id)
+                    .select(games::status)
+                    .first::<String>(conn)?)
+            })
+            .await
+            .unwrap();
+            if status == "finished" {
+                finished = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert!(finished, "the sweep ended the game");
     }
-    assert!(finished, "the sweep ended the game");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn background_sweep_sqlite() {
-    background_sweep(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn background_sweep_postgres() {
-    background_sweep(Backend::Postgres).await;
 }

@@ -4,10 +4,8 @@
 use domain::{Color, Rules, Variant, Viewer};
 use serde_json::{json, Value};
 
-use crate::games_support::*;
-use crate::harness::{
-    assert_problem, spawn_app, test_config, with_database_name, Backend, TestApp,
-};
+use crate::harness::{assert_problem, test_config, TestApp, TestUser};
+use crate::support::*;
 
 async fn post_with_key(
     app: &TestApp,
@@ -62,6 +60,28 @@ async fn race_moves(urls: [&str; 2], client: &reqwest::Client, game: &mut Match)
     assert_view_matches(&answer["game"], &game.local, Viewer::Player(color));
 }
 
+/// POSTs `{}` to `path` as each user at the same time; (status, body) each.
+async fn post_all_at_once(app: &TestApp, path: &str, users: &[TestUser]) -> Vec<(u16, Value)> {
+    let mut tasks = Vec::new();
+    for user in users {
+        let request = app
+            .client
+            .post(app.url(path))
+            .bearer_auth(&user.access_token)
+            .json(&json!({}));
+        tasks.push(tokio::spawn(async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }));
+    }
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.push(task.await.unwrap());
+    }
+    answers
+}
+
 backend_tests! {
     async fn of_two_simultaneous_moves_exactly_one_wins(app) {
         let (ann, bo) = two_users(&app, "race").await;
@@ -69,7 +89,7 @@ backend_tests! {
         for _ in 0..6 {
             race_moves([&app.address, &app.address], &app.client, &mut game).await;
         }
-        let view = get_json(&app, &game.path(""), &game.red).await;
+        let view = game_view(&app, &game.id, &game.red).await;
         assert_eq!(view["version"], game.version);
         assert_eq!(view["ply"], 6);
         let history = get_json(&app, &game.path("/moves"), &game.red).await;
@@ -87,7 +107,7 @@ backend_tests! {
         );
         assert_eq!(ra.status().as_u16(), 200);
         assert_eq!(rb.status().as_u16(), 200);
-        let view = get_json(&app, &format!("/api/v1/games/{id}"), &ann).await;
+        let view = game_view(&app, &id, &ann).await;
         assert_eq!(view["status"], "playing");
         assert_eq!(view["version"], 4);
         assert_eq!(view["setup_done"], json!({"red": true, "blue": true}));
@@ -132,18 +152,18 @@ backend_tests! {
         let retry = post_with_key(&app, &path, &ann.access_token, "move-1", &body).await;
         assert_eq!(retry.status().as_u16(), 200);
         assert_eq!(retry.json::<Value>().await.unwrap(), first);
-        let view = get_json(&app, &game.path(""), &ann).await;
+        let view = game_view(&app, &game.id, &ann).await;
         assert_eq!(view["version"], game.version + 1);
         assert_eq!(view["ply"], 1);
         let r = post_with_key(&app, &path, &bo.access_token, "early", &early).await;
         assert_problem(r, 409, "not_your_turn").await;
-        assert_eq!(get_json(&app, &game.path(""), &bo).await["ply"], 1);
+        assert_eq!(game_view(&app, &game.id, &bo).await["ply"], 1);
         // Same key, different move: refused, nothing changes.
-        let before = get_json(&app, &game.path(""), &bo).await;
+        let before = game_view(&app, &game.id, &bo).await;
         let m2 = game.local.legal_moves()[1];
         let other = post_with_key(&app, &path, &ann.access_token, "move-1", &move_body(m2, None, None)).await;
         assert_problem(other, 422, "idempotency_key_reused").await;
-        assert_eq!(get_json(&app, &game.path(""), &bo).await, before);
+        assert_eq!(game_view(&app, &game.id, &bo).await, before);
         // Simultaneous retries with one key: one move, one answer.
         game.local.apply(Color::Red, domain::Action::play(m.from, m.to)).unwrap();
         game.version += 1;
@@ -156,7 +176,7 @@ backend_tests! {
         assert_eq!(ra.status().as_u16(), 200);
         assert_eq!(rb.status().as_u16(), 200);
         assert_eq!(ra.json::<Value>().await.unwrap(), rb.json::<Value>().await.unwrap());
-        assert_eq!(get_json(&app, &game.path(""), &bo).await["ply"], 2);
+        assert_eq!(game_view(&app, &game.id, &bo).await["ply"], 2);
         // A bad key.
         let long = "k".repeat(201);
         let r = post_with_key(&app, &path, &bo.access_token, &long, &body).await;
@@ -200,17 +220,13 @@ backend_tests! {
             .header("if-match", &blue_tag).json(&move_body(m, None, None)).send().await.unwrap();
         assert_problem(r, 412, "version_conflict").await;
         // A long poll returns once the game passes the version named.
-        let waiting = {
-            let client = app.client.clone();
-            let url = format!("{path}?wait_for_version={}&wait=60", game.version);
-            let token = bo.access_token.clone();
-            tokio::spawn(async move { client.get(url).bearer_auth(token).send().await.unwrap() })
-        };
+        let waiting = LongPoll::start(&app,
+            &format!("{}?wait_for_version={}&wait={LONG_WAIT}", game.path(""), game.version), &bo).await;
         let m = game.local.legal_moves()[0];
         let r = app.client.post(app.url(&game.path("/moves"))).bearer_auth(&bo.access_token)
             .json(&move_body(m, None, Some(game.version))).send().await.unwrap();
         assert_eq!(r.status().as_u16(), 200);
-        let woken: Value = waiting.await.unwrap().json().await.unwrap();
+        let woken = waiting.woken().await;
         assert_eq!(woken["version"], game.version + 1);
         assert_eq!(woken["you"], "blue");
         let r = app.get(&format!("{}?wait_for_version=1&wait=61", game.path("")), Some(&bo.access_token)).await;
@@ -305,39 +321,102 @@ backend_tests! {
             assert_problem(r, 400, "validation_failed").await;
         }
     }
+
+    async fn of_several_users_racing_for_one_open_seat_exactly_one_wins(app) {
+        let ann = app.register_user("race_ann").await;
+        let mut racers = Vec::new();
+        for i in 0..4 {
+            racers.push(app.register_user(&format!("race_{i}")).await);
+        }
+        let created = post_ok(&app, "/api/v1/games", &ann, &json!({"color": "red"}), 201).await;
+        let id = created["id"].as_str().unwrap().to_owned();
+        let path = format!("/api/v1/games/{id}/join");
+        let answers = post_all_at_once(&app, &path, &racers).await;
+        let winners: Vec<usize> = (0..answers.len()).filter(|&i| answers[i].0 == 200).collect();
+        assert_eq!(winners.len(), 1, "{answers:?}");
+        for (status, body) in &answers {
+            if *status != 200 {
+                assert_eq!(*status, 409, "{body}");
+                assert_eq!(body["code"], "wrong_phase", "{body}");
+            }
+        }
+        let winner = &racers[winners[0]];
+        let game = game_view(&app, &id, &ann).await;
+        assert_eq!(game["version"], 2);
+        assert_eq!(game["status"], "setup");
+        assert_eq!(game["players"]["blue"]["id"], winner.id.as_str());
+        assert_eq!(game["players"]["red"]["id"], ann.id.as_str());
+    }
+
+    /// A setup retried with the same `Idempotency-Key` and the same
+    /// placement, its squares listed in another order, was once refused as
+    /// `idempotency_key_reused`.
+    async fn a_setup_retry_may_list_its_squares_in_any_order(app) {
+        let (red, blue) = two_users(&app, "ord").await;
+        let id = seated_game(&app, &red, &blue, domain::Variant::Classic, &Rules::default()).await;
+        let path = format!("/api/v1/games/{id}/setup");
+        let placement = fixed_placement(domain::Color::Red);
+        let entries: Vec<(String, Value)> = placement.as_object().unwrap()
+            .iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        // The request body as text, members in the given order.
+        let text = |pairs: &[(String, Value)]| {
+            let members: Vec<String> = pairs.iter()
+                .map(|(square, piece)| format!("{}: {piece}", json!(square)))
+                .collect();
+            format!(r#"{{"placement": {{{}}}}}"#, members.join(", "))
+        };
+        let reversed: Vec<(String, Value)> = entries.iter().rev().cloned().collect();
+        let send = |body: String| {
+            app.client.post(app.url(&path)).bearer_auth(&red.access_token)
+                .header("idempotency-key", "setup-once")
+                .header("content-type", "application/json").body(body).send()
+        };
+        let first = send(text(&entries)).await.unwrap();
+        assert_eq!(first.status().as_u16(), 200);
+        let first: Value = first.json().await.unwrap();
+        let again = send(text(&reversed)).await.unwrap();
+        assert_eq!(again.status().as_u16(), 200, "a reordered retry is the same request");
+        assert_eq!(again.json::<Value>().await.unwrap(), first);
+        assert_eq!(game_view(&app, &id, &red).await["version"], first["version"]);
+        // Another placement under the same key is still refused.
+        let mut swapped = entries.clone();
+        let (a, b) = (swapped[0].1.clone(), swapped[39].1.clone());
+        assert_ne!(a, b);
+        swapped[0].1 = b;
+        swapped[39].1 = a;
+        let response = send(text(&swapped)).await.unwrap();
+        assert_problem(response, 422, "idempotency_key_reused").await;
+        assert_eq!(game_view(&app, &id, &red).await["version"], first["version"]);
+    }
 }
 
-/// Two server processes on one PostgreSQL database: simultaneous moves sent
-/// to different servers, exactly one applied each time.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_servers_on_one_database() {
-    let Some(app) = spawn_app(Backend::Postgres).await else {
-        return;
-    };
-    let (admin, name) = app.postgres_database().unwrap();
-    let url = with_database_name(admin, name);
-    let config = test_config(api::config::DatabaseUrl::Postgres(url));
-    let second = api::Application::build(config, app.clock.clone())
-        .await
-        .unwrap();
-    let second_address = format!("http://127.0.0.1:{}", second.port());
-    let handle = second.handle();
-    tokio::spawn(second.run_until_stopped());
+postgres_tests! {
+    /// Two server processes on one PostgreSQL database: simultaneous moves sent
+    /// to different servers, exactly one applied each time.
+    async fn two_servers_on_one_database(app) {
+        let config = test_config(app.database().url());
+        let second = api::Application::build(config, app.clock.clone())
+            .await
+            .unwrap();
+        let second_address = format!("http://127.0.0.1:{}", second.port());
+        let handle = second.handle();
+        tokio::spawn(second.run_until_stopped());
 
-    let (ann, bo) = two_users(&app, "multi").await;
-    let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 7).await;
-    for _ in 0..6 {
-        race_moves([&app.address, &second_address], &app.client, &mut game).await;
+        let (ann, bo) = two_users(&app, "multi").await;
+        let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 7).await;
+        for _ in 0..6 {
+            race_moves([&app.address, &second_address], &app.client, &mut game).await;
+        }
+        // The second server sees the same game.
+        let r = app
+            .client
+            .get(format!("{second_address}{}", game.path("")))
+            .bearer_auth(&game.red.access_token)
+            .send()
+            .await
+            .unwrap();
+        let view: Value = r.json().await.unwrap();
+        assert_eq!(view["version"], game.version);
+        handle.stop(false).await;
     }
-    // The second server sees the same game.
-    let r = app
-        .client
-        .get(format!("{second_address}{}", game.path("")))
-        .bearer_auth(&game.red.access_token)
-        .send()
-        .await
-        .unwrap();
-    let view: Value = r.json().await.unwrap();
-    assert_eq!(view["version"], game.version);
-    handle.stop(false).await;
 }

@@ -2,19 +2,9 @@
 //! `/events`), as each recipient may see them.
 
 use domain::{Color, Rules};
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::games_support::*;
-use crate::harness::{TestApp, TestUser};
-
-async fn events_of(app: &TestApp, user: &TestUser) -> Vec<Value> {
-    let page = get_json(app, "/api/v1/events", user).await;
-    page["events"].as_array().unwrap().clone()
-}
-
-fn types(events: &[Value]) -> Vec<&str> {
-    events.iter().map(|e| e["type"].as_str().unwrap()).collect()
-}
+use crate::support::*;
 
 backend_tests! {
     async fn game_changes_reach_the_feeds(app) {
@@ -22,11 +12,11 @@ backend_tests! {
         let created = post_ok(&app, "/api/v1/games", &ann, &json!({"opponent": "ev_blue"}), 201).await;
         let id = created["id"].as_str().unwrap();
         post_ok(&app, &format!("/api/v1/games/{id}/decline"), &bob, &json!({}), 200).await;
-        let bob_events = events_of(&app, &bob).await;
+        let bob_events = feed(&app, &bob).await;
         assert_eq!(types(&bob_events), ["challenge_received"]);
         assert_eq!(bob_events[0]["from"], "ev_red");
         assert_eq!(bob_events[0]["game_id"], id);
-        let ann_events = events_of(&app, &ann).await;
+        let ann_events = feed(&app, &ann).await;
         assert_eq!(types(&ann_events), ["challenge_declined"]);
         assert_eq!(ann_events[0]["by"], "ev_blue");
 
@@ -37,7 +27,7 @@ backend_tests! {
         post_ok(&app, &game.path("/draw"), &bob, &json!({"action": "offer"}), 200).await;
         post_ok(&app, &game.path("/resign"), &ann, &json!({}), 200).await;
 
-        let ann_events = events_of(&app, &ann).await;
+        let ann_events = feed(&app, &ann).await;
         assert_eq!(types(&ann_events),
             ["challenge_declined", "opponent_joined", "game_started", "your_turn", "draw_offered",
              "game_finished"]);
@@ -45,7 +35,7 @@ backend_tests! {
         assert_eq!(ann_events[3]["ply"], 0);
         assert!(ann_events[3]["opponent_move"].is_null());
         assert_eq!(ann_events[4]["by"], "blue");
-        let bob_events = events_of(&app, &bob).await;
+        let bob_events = feed(&app, &bob).await;
         assert_eq!(types(&bob_events),
             ["challenge_received", "game_started", "your_turn", "game_finished"]);
         let turn = &bob_events[2];

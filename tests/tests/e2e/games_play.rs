@@ -7,8 +7,8 @@ use domain::rng::SplitMix64;
 use domain::{Action, Color, EndReason, Game, Piece, Rescue, Rules, Square, Variant, Viewer};
 use serde_json::json;
 
-use crate::games_support::*;
 use crate::harness::{assert_problem, TestApp};
+use crate::support::*;
 
 /// Replays the log of every game in play or finished and compares with the
 /// stored state (loading never replays; this checks that it could).
@@ -71,7 +71,7 @@ async fn play_out(
     play_random(app, &mut game, seed, 5_000).await;
     let result = game.local.result().expect("the game ended");
     assert_eq!(result.reason, reason);
-    let red_view = get_json(app, &game.path(""), &game.red).await;
+    let red_view = game_view(app, &game.id, &game.red).await;
     assert_eq!(red_view["status"], "finished");
     assert_eq!(red_view["result"], serde_json::to_value(result).unwrap());
     assert!(red_view["deadline"].is_null());
@@ -80,7 +80,7 @@ async fn play_out(
         assert!(p["piece"].is_string() && p["revealed"] == true, "{p}");
     }
     let spectator = app.register_user(&format!("{prefix}_watch")).await;
-    let watched = get_json(app, &game.path(""), &spectator).await;
+    let watched = game_view(app, &game.id, &spectator).await;
     assert_view_matches(&watched, &game.local, Viewer::Spectator);
     assert_eq!(watched["board"], red_view["board"]);
     // After the game, the history shows every rank to everyone.
@@ -149,7 +149,7 @@ backend_tests! {
                 assert_eq!(answer["game"]["rescues_used"][color], 1);
                 // The rescued piece is back, revealed, for everyone.
                 let other = if color == "red" { &game.blue } else { &game.red };
-                let seen = get_json(&app, &game.path(""), other).await;
+                let seen = game_view(&app, &game.id, other).await;
                 let back = seen["board"].as_array().unwrap().iter()
                     .find(|p| p["square"] == r.square.to_string()).unwrap().clone();
                 assert_eq!(back["piece"], json!(r.piece));
@@ -175,7 +175,7 @@ backend_tests! {
         assert_problem(r, 409, "wrong_phase").await;
         let r = app.post_json(&game.path("/draw"), Some(&ann.access_token), &json!({"action": "offer"})).await;
         assert_problem(r, 409, "wrong_phase").await;
-        let seen = get_json(&app, &game.path(""), &bo).await;
+        let seen = game_view(&app, &game.id, &bo).await;
         assert_eq!(seen["draw_offer"], "red");
         // Blue declines.
         let declined = post_ok(&app, &game.path("/draw"), &bo, &json!({"action": "decline"}), 200).await;
@@ -207,7 +207,7 @@ backend_tests! {
             let mut game = random_match(&app, ann.clone(), bo.clone(), variant, Rules::default(), seed).await;
             play_random(&app, &mut game, seed, 400).await;
             assert!(game.local.is_finished(), "{variant:?} {seed}");
-            let view = get_json(&app, &game.path(""), &ann).await;
+            let view = game_view(&app, &game.id, &ann).await;
             assert_eq!(view["status"], "finished");
         }
         assert_eq!(assert_logs_replay(&app).await, seeds.len());

@@ -1,17 +1,17 @@
-//! `spawn_app`: start the real server on port 0 with a fresh database and a
-//! manual clock, plus helpers to talk to it.
-
-// Helpers for every test file; not each file uses all of them.
-#![allow(dead_code)]
+//! The server under test: [`spawn_app_with`] starts it in-process on port 0
+//! with a fresh database and a manual clock; [`backend_tests!`] and
+//! [`postgres_tests!`] declare the tests that get one; [`assert_problem`]
+//! checks error answers. Helpers for games and events are in `support.rs`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use api::clock::ManualClock;
+use api::clock::{Clock, ManualClock};
 use api::config::{Config, DatabaseUrl, Secret};
 use api::db::DbPool;
 use api::Application;
+use chrono::{DateTime, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use reqwest::{Response, StatusCode};
 use serde_json::{json, Value};
@@ -27,8 +27,10 @@ pub enum Backend {
 }
 
 /// Declares tests that run on every backend. Each `async fn name(app)`
-/// becomes a module `name` with two tests, `sqlite` and `postgres` (the
-/// latter returns at once, passing, when `TEST_DATABASE_URL` is unset).
+/// becomes a module `name` with two tests, `sqlite` and `postgres`, each
+/// getting a fresh server on a fresh database.
+/// `async fn name(app, config = <expr>)` first applies `<expr>`, anything
+/// callable as `FnOnce(&mut Config)`, to [`test_config`].
 ///
 /// ```ignore
 /// backend_tests! {
@@ -36,10 +38,39 @@ pub enum Backend {
 ///         let response = app.get("/api/v1/me", None).await;
 ///         assert_problem(response, 401, "unauthorized").await;
 ///     }
+///
+///     async fn small_bodies_only(app, config = |c| c.max_body_bytes = 1024) {
+///         // ...
+///     }
 /// }
 /// ```
+///
+/// Whether the PostgreSQL half runs is decided when the tests are built
+/// (`tests/build.rs`), so that it can never pass without running:
+///
+/// - with `TEST_DATABASE_URL` set, the build sets the `e2e_postgres` cfg
+///   and every `postgres` test runs on a database of its own, created on
+///   that server (and dropped afterwards);
+/// - without it, each `postgres` test is `#[ignore]`d, which `cargo test`
+///   reports as "ignored" (not "ok"); `--ignored` runs them anyway, and
+///   then they fail, saying that the URL is missing;
+/// - without it while `CI` is set (to anything non-empty), the build fails
+///   with a message saying why: CI cannot go green without PostgreSQL.
+///
+/// Cargo rebuilds the tests whenever either variable changes.
 macro_rules! backend_tests {
-    ($( $(#[$meta:meta])* async fn $name:ident($app:ident) $body:block )*) => {$(
+    () => {};
+    ($(#[$meta:meta])* async fn $name:ident($app:ident) $body:block $($rest:tt)*) => {
+        backend_tests! {
+            $(#[$meta])* async fn $name($app, config = |_| {}) $body
+            $($rest)*
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        async fn $name:ident($app:ident, config = $config:expr) $body:block
+        $($rest:tt)*
+    ) => {
         $(#[$meta])*
         mod $name {
             #[allow(unused_imports)]
@@ -49,19 +80,87 @@ macro_rules! backend_tests {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                if let Some(app) = $crate::harness::spawn_app($crate::harness::Backend::Sqlite).await {
-                    body(app).await;
-                }
+                let backend = $crate::harness::Backend::Sqlite;
+                body($crate::harness::spawn_app_with(backend, $config).await).await;
             }
 
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(app) = $crate::harness::spawn_app($crate::harness::Backend::Postgres).await {
-                    body(app).await;
-                }
+            postgres_test! {
+                let backend = $crate::harness::Backend::Postgres;
+                body($crate::harness::spawn_app_with(backend, $config).await).await;
             }
         }
-    )*};
+
+        backend_tests! { $($rest)* }
+    };
+}
+
+/// Declares tests that only make sense on PostgreSQL (several servers on
+/// one database, a database that goes away, migrations reverted): each
+/// becomes a module `name` with one test, `postgres`, run or ignored
+/// exactly like the `postgres` half of [`backend_tests!`]. Three forms:
+/// `async fn name(app)` and `async fn name(app, config = <expr>)` get a
+/// server as there; `async fn name(database: TestDatabase)` gets only a
+/// fresh, empty database (for tests that start server processes).
+macro_rules! postgres_tests {
+    () => {};
+    ($(#[$meta:meta])* async fn $name:ident($app:ident) $body:block $($rest:tt)*) => {
+        postgres_tests! {
+            $(#[$meta])* async fn $name($app, config = |_| {}) $body
+            $($rest)*
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        async fn $name:ident($app:ident, config = $config:expr) $body:block
+        $($rest:tt)*
+    ) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            postgres_test! {
+                let backend = $crate::harness::Backend::Postgres;
+                let $app = $crate::harness::spawn_app_with(backend, $config).await;
+                $body
+            }
+        }
+
+        postgres_tests! { $($rest)* }
+    };
+    (
+        $(#[$meta:meta])*
+        async fn $name:ident($database:ident: TestDatabase) $body:block
+        $($rest:tt)*
+    ) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            postgres_test! {
+                let $database = $crate::harness::TestDatabase::postgres();
+                $body
+            }
+        }
+
+        postgres_tests! { $($rest)* }
+    };
+}
+
+/// The one `postgres` test function of a module, ignored unless the tests
+/// were built with `TEST_DATABASE_URL` (see [`backend_tests!`]).
+macro_rules! postgres_test {
+    ($($body:tt)*) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        #[cfg_attr(
+            not(e2e_postgres),
+            ignore = "set TEST_DATABASE_URL to run the PostgreSQL tests"
+        )]
+        async fn postgres() {
+            $($body)*
+        }
+    };
 }
 
 /// The configuration tests start from: defaults, port 0, a test secret,
@@ -83,21 +182,12 @@ pub fn test_config(database: DatabaseUrl) -> Config {
     config
 }
 
-/// Starts a server on `backend` with [`test_config`]. `None` only for
-/// PostgreSQL without `TEST_DATABASE_URL`.
-pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
-    spawn_app_with(backend, |_| {}).await
-}
-
-/// Like [`spawn_app`], after `customize` has changed the configuration
-/// (the database is already filled in).
-pub async fn spawn_app_with(
-    backend: Backend,
-    customize: impl FnOnce(&mut Config),
-) -> Option<TestApp> {
+/// Starts a server on a fresh database on `backend`, with [`test_config`]
+/// after `customize` has changed it (the database is already filled in).
+pub async fn spawn_app_with(backend: Backend, customize: impl FnOnce(&mut Config)) -> TestApp {
     let database = match backend {
         Backend::Sqlite => TestDatabase::sqlite(),
-        Backend::Postgres => TestDatabase::postgres()?,
+        Backend::Postgres => TestDatabase::postgres(),
     };
     let mut config = test_config(database.url());
     customize(&mut config);
@@ -113,7 +203,7 @@ pub async fn spawn_app_with(
         .timeout(Duration::from_secs(60))
         .build()
         .unwrap();
-    Some(TestApp {
+    TestApp {
         address: format!("http://127.0.0.1:{port}"),
         client,
         clock,
@@ -121,11 +211,11 @@ pub async fn spawn_app_with(
         pool,
         handle,
         database,
-    })
+    }
 }
 
 /// A fresh database, removed again when the test ends (also on panic).
-enum TestDatabase {
+pub enum TestDatabase {
     Sqlite(PathBuf),
     Postgres { admin_url: String, name: String },
 }
@@ -137,20 +227,39 @@ impl TestDatabase {
         Self::Sqlite(path)
     }
 
-    fn postgres() -> Option<Self> {
+    /// A new database on the `TEST_DATABASE_URL` server. Only PostgreSQL
+    /// tests call this, and those are ignored unless the tests were built
+    /// with `TEST_DATABASE_URL` (see [`backend_tests!`]); without it at run
+    /// time (`--ignored`, or a test binary run by hand) this fails the test.
+    pub fn postgres() -> Self {
         let admin_url = std::env::var("TEST_DATABASE_URL")
             .ok()
-            .filter(|u| !u.is_empty())?;
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| {
+                panic!(
+                    "TEST_DATABASE_URL is not set: a PostgreSQL test needs it when the tests \
+                     are built (else they are ignored) and when they run"
+                )
+            });
         let name = format!("stratego_e2e_{}", uuid::Uuid::new_v4().simple());
         let mut admin =
             PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL accepts connections");
         diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
             .execute(&mut admin)
             .expect("create a test database");
-        Some(Self::Postgres { admin_url, name })
+        Self::Postgres { admin_url, name }
     }
 
-    fn url(&self) -> DatabaseUrl {
+    /// For PostgreSQL: the admin URL (`TEST_DATABASE_URL`) and the name of
+    /// this database.
+    pub fn postgres_parts(&self) -> Option<(&str, &str)> {
+        match self {
+            Self::Postgres { admin_url, name } => Some((admin_url, name)),
+            Self::Sqlite(_) => None,
+        }
+    }
+
+    pub fn url(&self) -> DatabaseUrl {
         match self {
             Self::Sqlite(path) => DatabaseUrl::Sqlite(path.clone()),
             Self::Postgres { admin_url, name } => {
@@ -231,13 +340,9 @@ pub struct TestUser {
 }
 
 impl TestApp {
-    /// For PostgreSQL tests: the admin URL (`TEST_DATABASE_URL`) and the
-    /// name of this test's database.
-    pub fn postgres_database(&self) -> Option<(&str, &str)> {
-        match &self.database {
-            TestDatabase::Postgres { admin_url, name } => Some((admin_url, name)),
-            TestDatabase::Sqlite(_) => None,
-        }
+    /// The database this server runs on.
+    pub fn database(&self) -> &TestDatabase {
+        &self.database
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -288,8 +393,19 @@ impl TestApp {
             StatusCode::CREATED,
             "registering {username}"
         );
-        let body: Value = response.json().await.unwrap();
-        TestUser {
+        TestUser::registered(&response.json().await.unwrap())
+    }
+
+    /// The server's (manual) clock's time.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+}
+
+impl TestUser {
+    /// The user of a registration's answer (registered with [`PASSWORD`]).
+    pub fn registered(body: &Value) -> Self {
+        Self {
             id: body["user"]["id"].as_str().unwrap().to_owned(),
             username: body["user"]["username"].as_str().unwrap().to_owned(),
             password: PASSWORD.to_owned(),

@@ -4,7 +4,7 @@ use diesel::{Connection, PgConnection, RunQueryDsl};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::harness::{assert_problem, spawn_app, spawn_app_with, Backend};
+use crate::harness::assert_problem;
 
 backend_tests! {
     async fn healthz_and_readyz_answer(app) {
@@ -38,17 +38,10 @@ backend_tests! {
     }
 }
 
-mod cors {
-    use super::*;
-
-    async fn check(backend: Backend) {
-        let Some(app) = spawn_app_with(backend, |c| {
-            c.cors_origins = api::config::CorsOrigins::List(vec!["https://play.example".into()]);
-        })
-        .await
-        else {
-            return;
-        };
+backend_tests! {
+    async fn cors_grants_only_the_configured_origins(app, config = |c| {
+        c.cors_origins = api::config::CorsOrigins::List(vec!["https://play.example".into()]);
+    }) {
         let preflight = app
             .client
             .request(reqwest::Method::OPTIONS, app.url("/api/v1/me"))
@@ -106,10 +99,7 @@ mod cors {
     /// Without any configured origin, cross-origin callers get no CORS
     /// grant, while same-origin requests that carry `Origin` (Swagger UI's
     /// POSTs) still work.
-    async fn check_default(backend: Backend) {
-        let Some(app) = spawn_app(backend).await else {
-            return;
-        };
+    async fn without_configured_origins_cors_grants_nothing(app) {
         let same_origin = app
             .client
             .post(app.url("/api/v1/auth/register"))
@@ -146,88 +136,70 @@ mod cors {
             "application/problem+json"
         );
     }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn sqlite() {
-        check(Backend::Sqlite).await;
-        check_default(Backend::Sqlite).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn postgres() {
-        check(Backend::Postgres).await;
-        check_default(Backend::Postgres).await;
-    }
 }
 
-/// PostgreSQL only (an embedded SQLite file cannot go away): while the
-/// database refuses connections the server answers 503 problems, and once
-/// it is back the server recovers by itself, data intact.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_lost_database_answers_503_and_the_server_recovers() {
-    let quick =
-        |c: &mut api::config::Config| c.database_timeout = std::time::Duration::from_secs(1);
-    let Some(app) = spawn_app_with(Backend::Postgres, quick).await else {
-        return;
-    };
-    let user = app.register_user("ann").await;
-    let (admin_url, name) = app.postgres_database().unwrap();
-    let mut admin = PgConnection::establish(admin_url).unwrap();
+postgres_tests! {
+    /// PostgreSQL only (an embedded SQLite file cannot go away): while the
+    /// database refuses connections the server answers 503 problems, and once
+    /// it is back the server recovers by itself, data intact.
+    async fn a_lost_database_answers_503_and_the_server_recovers(app, config = |c| {
+        c.database_timeout = std::time::Duration::from_secs(1);
+    }) {
+        let user = app.register_user("ann").await;
+        let (admin_url, name) = app.database().postgres_parts().unwrap();
+        let mut admin = PgConnection::establish(admin_url).unwrap();
 
-    diesel::sql_query(format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS false"))
-        .execute(&mut admin)
-        .unwrap();
-    diesel::sql_query(format!(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
-    ))
-    .execute(&mut admin)
-    .unwrap();
-
-    let ready = app.get("/readyz", None).await;
-    assert!(ready.headers().contains_key("retry-after"));
-    assert_problem(ready, 503, "service_unavailable").await;
-    let me = app.get("/api/v1/me", Some(&user.access_token)).await;
-    assert_problem(me, 503, "service_unavailable").await;
-    assert_problem(
-        app.login("ann", crate::harness::PASSWORD).await,
-        503,
-        "service_unavailable",
-    )
-    .await;
-
-    diesel::sql_query(format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS true"))
+        diesel::sql_query(format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS false"))
+            .execute(&mut admin)
+            .unwrap();
+        diesel::sql_query(format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        ))
         .execute(&mut admin)
         .unwrap();
 
-    assert_eq!(app.get("/readyz", None).await.status(), StatusCode::OK);
-    let me = app.get("/api/v1/me", Some(&user.access_token)).await;
-    assert_eq!(me.status(), StatusCode::OK);
-    assert_eq!(me.json::<Value>().await.unwrap()["username"], "ann");
-}
+        let ready = app.get("/readyz", None).await;
+        assert!(ready.headers().contains_key("retry-after"));
+        assert_problem(ready, 503, "service_unavailable").await;
+        let me = app.get("/api/v1/me", Some(&user.access_token)).await;
+        assert_problem(me, 503, "service_unavailable").await;
+        assert_problem(
+            app.login("ann", crate::harness::PASSWORD).await,
+            503,
+            "service_unavailable",
+        )
+        .await;
 
-/// Every PostgreSQL migration reverts cleanly and applies again (the SQLite
-/// tree is checked the same way by a unit test in `api::db`).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_migrations_revert_and_apply_again() {
-    use api::db::{self, DbConnection, POSTGRES_MIGRATIONS};
-    use diesel_migrations::MigrationHarness;
+        diesel::sql_query(format!("ALTER DATABASE \"{name}\" ALLOW_CONNECTIONS true"))
+            .execute(&mut admin)
+            .unwrap();
 
-    let Some(app) = spawn_app(Backend::Postgres).await else {
-        return;
-    };
-    let pool = app.pool.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut conn = pool.get().unwrap();
-        let reverted = match &mut *conn {
-            DbConnection::Postgresql(pg) => {
-                pg.revert_all_migrations(POSTGRES_MIGRATIONS).unwrap().len()
-            }
-            DbConnection::Sqlite(_) => unreachable!("a PostgreSQL test"),
-        };
-        assert!(reverted > 0);
-        assert_eq!(db::migrate(&mut conn).unwrap(), reverted);
-    })
-    .await
-    .unwrap();
-    assert_eq!(app.get("/readyz", None).await.status(), StatusCode::OK);
+        assert_eq!(app.get("/readyz", None).await.status(), StatusCode::OK);
+        let me = app.get("/api/v1/me", Some(&user.access_token)).await;
+        assert_eq!(me.status(), StatusCode::OK);
+        assert_eq!(me.json::<Value>().await.unwrap()["username"], "ann");
+    }
+
+    /// Every PostgreSQL migration reverts cleanly and applies again (the SQLite
+    /// tree is checked the same way by a unit test in `api::db`).
+    async fn postgres_migrations_revert_and_apply_again(app) {
+        use api::db::{self, DbConnection, POSTGRES_MIGRATIONS};
+        use diesel_migrations::MigrationHarness;
+
+        let pool = app.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get().unwrap();
+            let reverted = match &mut *conn {
+                DbConnection::Postgresql(pg) => {
+                    pg.revert_all_migrations(POSTGRES_MIGRATIONS).unwrap().len()
+                }
+                DbConnection::Sqlite(_) => unreachable!("a PostgreSQL test"),
+            };
+            assert!(reverted > 0);
+            assert_eq!(db::migrate(&mut conn).unwrap(), reverted);
+        })
+        .await
+        .unwrap();
+        assert_eq!(app.get("/readyz", None).await.status(), StatusCode::OK);
+    }
 }

@@ -1,0 +1,696 @@
+//! The helpers the tests share (the server itself is in `harness.rs`):
+//! requests as a user, games started in a few calls, moves chosen with the
+//! `domain` crate against a local copy of the full truth, the event feed
+//! (long polls and Server-Sent Events) and the reminder and deadline passes
+//! run by hand.
+
+use std::time::{Duration, Instant};
+
+use domain::rng::SplitMix64;
+use domain::{Action, Color, Game, Move, Rescue, Rules, Setup, Variant, Viewer};
+use serde_json::{json, Value};
+use tokio::task::JoinHandle;
+
+use crate::harness::{TestApp, TestUser};
+
+// --- Talking to a server ------------------------------------------------
+
+/// A server to talk to: one started in-process ([`TestApp`]) or a separate
+/// server process (events_processes.rs). Only used inside this test crate,
+/// so the futures' missing `Send` bound does not matter.
+#[allow(async_fn_in_trait)]
+pub trait Server {
+    fn client(&self) -> &reqwest::Client;
+    fn base(&self) -> &str;
+
+    fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.base())
+    }
+
+    async fn get_as(&self, path: &str, user: &TestUser) -> reqwest::Response {
+        self.client()
+            .get(self.at(path))
+            .bearer_auth(&user.access_token)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn post_as(&self, path: &str, user: &TestUser, body: &Value) -> reqwest::Response {
+        self.client()
+            .post(self.at(path))
+            .bearer_auth(&user.access_token)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+impl Server for TestApp {
+    fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+    fn base(&self) -> &str {
+        &self.address
+    }
+}
+
+/// POSTs `body` as `user` and returns the JSON answer, asserting the status.
+pub async fn post_ok(
+    app: &impl Server,
+    path: &str,
+    user: &TestUser,
+    body: &Value,
+    status: u16,
+) -> Value {
+    let response = app.post_as(path, user, body).await;
+    assert_eq!(response.status().as_u16(), status, "POST {path} {body}");
+    response.json().await.unwrap()
+}
+
+/// GETs `path` as `user`; asserts 200 and returns the JSON answer.
+pub async fn get_json(app: &impl Server, path: &str, user: &TestUser) -> Value {
+    let response = app.get_as(path, user).await;
+    assert_eq!(response.status().as_u16(), 200, "GET {path}");
+    response.json().await.unwrap()
+}
+
+/// POSTs a raw body with `content-type: application/json`.
+pub async fn post_raw(
+    app: &TestApp,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> reqwest::Response {
+    let mut request = app
+        .client
+        .post(app.url(path))
+        .header("content-type", "application/json")
+        .body(body.to_owned());
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+// --- Users --------------------------------------------------------------
+
+/// A fixed classic setup for Red, ranks 1-4 from a to j (Blue mirrors it on
+/// ranks 10-7). Rank 4: a4 marshal, b4-d4 scouts, e4 bomb, f4-j4 scouts.
+pub const CLASSIC_RANKS: [[&str; 10]; 4] = [
+    [
+        "flag", "bomb", "bomb", "bomb", "bomb", "bomb", "spy", "miner", "miner", "miner",
+    ],
+    [
+        "miner",
+        "miner",
+        "sergeant",
+        "sergeant",
+        "sergeant",
+        "sergeant",
+        "lieutenant",
+        "lieutenant",
+        "lieutenant",
+        "lieutenant",
+    ],
+    [
+        "captain", "captain", "captain", "captain", "major", "major", "major", "colonel",
+        "colonel", "general",
+    ],
+    [
+        "marshal", "scout", "scout", "scout", "bomb", "scout", "scout", "scout", "scout", "scout",
+    ],
+];
+
+const FILES: [char; 10] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+
+/// The fixed classic placement for `color` as JSON (`{"a1": "flag", ...}`).
+pub fn fixed_placement(color: Color) -> Value {
+    let mut placement = serde_json::Map::new();
+    for (row, pieces) in CLASSIC_RANKS.iter().enumerate() {
+        let rank = match color {
+            Color::Red => row + 1,
+            Color::Blue => 10 - row,
+        };
+        for (file, piece) in pieces.iter().enumerate() {
+            placement.insert(format!("{}{rank}", FILES[file]), json!(piece));
+        }
+    }
+    Value::Object(placement)
+}
+
+/// The fixed placement as a domain setup (for the local copy).
+pub fn fixed_setup(color: Color) -> Setup {
+    let placement: domain::Placement = serde_json::from_value(fixed_placement(color)).unwrap();
+    placement.validate(Variant::Classic, color).unwrap()
+}
+
+/// A game between two users, with the full truth kept locally.
+pub struct Match {
+    pub id: String,
+    pub red: TestUser,
+    pub blue: TestUser,
+    pub local: Game,
+    pub version: i64,
+}
+
+impl Match {
+    pub fn user(&self, color: Color) -> &TestUser {
+        match color {
+            Color::Red => &self.red,
+            Color::Blue => &self.blue,
+        }
+    }
+
+    pub fn path(&self, tail: &str) -> String {
+        format!("/api/v1/games/{}{tail}", self.id)
+    }
+}
+
+/// Registers `ann`/`bo`-style users with this prefix.
+pub async fn two_users(app: &TestApp, prefix: &str) -> (TestUser, TestUser) {
+    let red = app.register_user(&format!("{prefix}_red")).await;
+    let blue = app.register_user(&format!("{prefix}_blue")).await;
+    (red, blue)
+}
+
+/// Logs `user` in again (after the test clock jumped past the access
+/// token's lifetime); both of `user`'s tokens are replaced.
+pub async fn relogin(app: &TestApp, user: &mut TestUser) {
+    let response = app.login(&user.username, &user.password).await;
+    assert_eq!(
+        response.status().as_u16(),
+        200,
+        "login of {}",
+        user.username
+    );
+    let body: Value = response.json().await.unwrap();
+    user.access_token = body["access_token"].as_str().unwrap().to_owned();
+    user.refresh_token = body["refresh_token"].as_str().unwrap().to_owned();
+}
+
+// --- Games ----------------------------------------------------------------
+
+/// Creates a game as `creator` with this request body; asserts that it
+/// waits for its opponent and returns its id.
+pub async fn create_game(app: &impl Server, creator: &TestUser, body: &Value) -> String {
+    let created = post_ok(app, "/api/v1/games", creator, body, 201).await;
+    assert_eq!(created["status"], "waiting", "{created}");
+    created["id"].as_str().unwrap().to_owned()
+}
+
+/// `user` takes the open seat of game `id` (or accepts its challenge);
+/// asserts that the setup phase begins and returns the view.
+pub async fn join_game(app: &impl Server, id: &str, user: &TestUser) -> Value {
+    let path = format!("/api/v1/games/{id}/join");
+    let joined = post_ok(app, &path, user, &json!({}), 200).await;
+    assert_eq!(joined["status"], "setup", "{joined}");
+    joined
+}
+
+/// Creates an open game (3 days per move) with `red` as Red and seats
+/// `blue`; returns its id.
+pub async fn seated_game(
+    app: &impl Server,
+    red: &TestUser,
+    blue: &TestUser,
+    variant: Variant,
+    rules: &Rules,
+) -> String {
+    let body = json!({"variant": variant, "rules": rules, "color": "red", "days_per_move": 3});
+    let id = create_game(app, red, &body).await;
+    join_game(app, &id, blue).await;
+    id
+}
+
+/// Places the random setup of `seed` for `user`; returns the view.
+pub async fn place_setup(app: &impl Server, id: &str, user: &TestUser, seed: u64) -> Value {
+    let path = format!("/api/v1/games/{id}/setup");
+    let body = json!({"random": true, "seed": seed});
+    post_ok(app, &path, user, &body, 200).await
+}
+
+/// A classic game in which `red` challenged `blue`, who accepted; both
+/// setups are in (random, seeded) and Red is to move. Returns the game id.
+pub async fn start_game(app: &impl Server, red: &TestUser, blue: &TestUser, days: u32) -> String {
+    let body = json!({"variant": "classic", "color": "red", "opponent": blue.username,
+                      "days_per_move": days});
+    let id = create_game(app, red, &body).await;
+    join_game(app, &id, blue).await;
+    place_setup(app, &id, red, 11).await;
+    place_setup(app, &id, blue, 12).await;
+    let view = game_view(app, &id, red).await;
+    assert_eq!(view["status"], "playing");
+    assert_eq!(view["turn"], "red");
+    id
+}
+
+/// Game `id` as `user` sees it.
+pub async fn game_view(app: &impl Server, id: &str, user: &TestUser) -> Value {
+    get_json(app, &format!("/api/v1/games/{id}"), user).await
+}
+
+/// A game in play with both random setups from `seed` (exactly as
+/// `domain::playout::random_game` builds them).
+pub async fn random_match(
+    app: &TestApp,
+    red: TestUser,
+    blue: TestUser,
+    variant: Variant,
+    rules: Rules,
+    seed: u64,
+) -> Match {
+    let id = seated_game(app, &red, &blue, variant, &rules).await;
+    place_setup(app, &id, &red, seed).await;
+    let view = place_setup(app, &id, &blue, seed).await;
+    assert_eq!(view["status"], "playing", "{view}");
+    Match {
+        id,
+        red,
+        blue,
+        local: domain::playout::random_game(variant, rules, seed).unwrap(),
+        version: view["version"].as_i64().unwrap(),
+    }
+}
+
+/// A classic game in play with the fixed setups of [`CLASSIC_RANKS`].
+pub async fn fixed_match(app: &TestApp, red: TestUser, blue: TestUser, rules: Rules) -> Match {
+    let id = seated_game(app, &red, &blue, Variant::Classic, &rules).await;
+    let path = format!("/api/v1/games/{id}/setup");
+    post_ok(
+        app,
+        &path,
+        &red,
+        &json!({"placement": fixed_placement(Color::Red)}),
+        200,
+    )
+    .await;
+    let view = post_ok(
+        app,
+        &path,
+        &blue,
+        &json!({"placement": fixed_placement(Color::Blue)}),
+        200,
+    )
+    .await;
+    assert_eq!(view["status"], "playing", "{view}");
+    Match {
+        id,
+        red,
+        blue,
+        local: Game::new(
+            Variant::Classic,
+            rules,
+            fixed_setup(Color::Red),
+            fixed_setup(Color::Blue),
+        )
+        .unwrap(),
+        version: view["version"].as_i64().unwrap(),
+    }
+}
+
+pub fn move_body(m: Move, rescue: Option<Rescue>, version: Option<i64>) -> Value {
+    let mut body = json!({"from": m.from.to_string(), "to": m.to.to_string()});
+    if let Some(r) = rescue {
+        body["rescue"] = json!({"piece": r.piece, "square": r.square.to_string()});
+    }
+    if let Some(v) = version {
+        body["expected_version"] = json!(v);
+    }
+    body
+}
+
+/// Posts a move by the player to move; asserts it is accepted, applies it
+/// to the local copy, and checks the answer against the local truth: the
+/// move and the board exactly as the domain shows them to the mover.
+pub async fn play(app: &TestApp, game: &mut Match, m: Move, rescue: Option<Rescue>) -> Value {
+    let color = game.local.turn();
+    let response = app
+        .post_json(
+            &game.path("/moves"),
+            Some(&game.user(color).access_token),
+            &move_body(m, rescue, Some(game.version)),
+        )
+        .await;
+    assert_eq!(response.status().as_u16(), 200, "move {m} by {color}");
+    let answer: Value = response.json().await.unwrap();
+    let applied = game
+        .local
+        .apply(
+            color,
+            Action::Move {
+                from: m.from,
+                to: m.to,
+                rescue,
+            },
+        )
+        .unwrap();
+    let record = applied.record.unwrap();
+    let mover = Viewer::Player(color);
+    assert_eq!(
+        answer["move"],
+        serde_json::to_value(game.local.move_view(&record, mover)).unwrap()
+    );
+    assert_view_matches(&answer["game"], &game.local, mover);
+    assert_eq!(answer["game"]["version"], game.version + 1);
+    game.version += 1;
+    answer
+}
+
+/// The parts of a view that come from the domain equal the domain's own
+/// view for that viewer: the same pieces, ranks, captures and legal moves.
+pub fn assert_view_matches(view: &Value, local: &Game, viewer: Viewer) {
+    let truth = serde_json::to_value(local.view(viewer)).unwrap();
+    for field in [
+        "board",
+        "captured",
+        "last_move",
+        "draw_offer",
+        "result",
+        "ply",
+        "turn",
+    ] {
+        assert_eq!(view[field], truth[field], "field {field} for {viewer:?}");
+    }
+    assert_eq!(
+        view.get("legal_moves").cloned().unwrap_or(Value::Null),
+        truth["legal_moves"],
+        "legal_moves for {viewer:?}"
+    );
+}
+
+/// Plays uniformly random legal moves (as `domain::playout::random_playout`
+/// picks them from `seed`) until the game ends or `max_plies` were played.
+pub async fn play_random(app: &TestApp, game: &mut Match, seed: u64, max_plies: u32) {
+    let mut rng = SplitMix64::new(seed);
+    let mut plies = 0;
+    while !game.local.is_finished() && plies < max_plies {
+        let moves = game.local.legal_moves();
+        let m = moves[rng.below(moves.len())];
+        play(app, game, m, None).await;
+        plies += 1;
+    }
+}
+
+/// Plays a legal move for `user` (who must be on turn): an attack when
+/// there is one, otherwise a move picked by `pick`. Returns (from, to).
+pub async fn play_move(
+    app: &impl Server,
+    id: &str,
+    user: &TestUser,
+    pick: usize,
+) -> (String, String) {
+    let view = game_view(app, id, user).await;
+    let moves = view["legal_moves"].as_array().expect("legal moves on turn");
+    assert!(!moves.is_empty());
+    let me = view["you"].as_str().unwrap();
+    let attacks: Vec<&Value> = moves
+        .iter()
+        .filter(|m| {
+            view["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["square"] == m["to"] && p["color"].as_str() != Some(me))
+        })
+        .collect();
+    let chosen = if attacks.is_empty() {
+        &moves[pick % moves.len()]
+    } else {
+        attacks[pick % attacks.len()]
+    };
+    let from = chosen["from"].as_str().unwrap().to_owned();
+    let to = chosen["to"].as_str().unwrap().to_owned();
+    let response = app
+        .post_as(
+            &format!("/api/v1/games/{id}/moves"),
+            user,
+            &json!({"from": from, "to": to, "expected_version": view["version"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 200, "move {from}-{to}");
+    (from, to)
+}
+
+// --- The event feed ---------------------------------------------------------
+
+/// `GET /events?after=..&wait=..` as `user`.
+pub async fn poll(app: &impl Server, user: &TestUser, after: i64, wait: u64) -> Value {
+    let response = app
+        .get_as(&format!("/api/v1/events?after={after}&wait={wait}"), user)
+        .await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+/// Everything in `user`'s feed, oldest first (up to a page of 100).
+pub async fn feed(app: &impl Server, user: &TestUser) -> Vec<Value> {
+    poll(app, user, 0, 0).await["events"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The newest event id in `user`'s feed (0 when empty).
+pub async fn last_id(app: &impl Server, user: &TestUser) -> i64 {
+    poll(app, user, 0, 0).await["last_id"].as_i64().unwrap()
+}
+
+/// Events as the tests hold them: a page (`{"events": [...]}`) or a list.
+pub trait Events {
+    fn events(&self) -> &[Value];
+}
+
+impl Events for Value {
+    fn events(&self) -> &[Value] {
+        self.get("events")
+            .unwrap_or(self)
+            .as_array()
+            .expect("a page of events or a list of them")
+    }
+}
+
+impl Events for [Value] {
+    fn events(&self) -> &[Value] {
+        self
+    }
+}
+
+impl Events for Vec<Value> {
+    fn events(&self) -> &[Value] {
+        self
+    }
+}
+
+/// The `type` of each event, in order.
+pub fn types(events: &(impl Events + ?Sized)) -> Vec<&str> {
+    events
+        .events()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect()
+}
+
+/// One Server-Sent Event.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub id: Option<String>,
+    pub event: Option<String>,
+    pub data: String,
+}
+
+/// Reads an SSE answer frame by frame (comments are skipped).
+pub struct SseReader {
+    response: reqwest::Response,
+    buffer: String,
+    pub comments: usize,
+}
+
+impl SseReader {
+    pub fn new(response: reqwest::Response) -> Self {
+        assert_eq!(response.status(), 200);
+        let content_type = response.headers()["content-type"].to_str().unwrap();
+        assert!(
+            content_type.starts_with("text/event-stream"),
+            "{content_type}"
+        );
+        Self {
+            response,
+            buffer: String::new(),
+            comments: 0,
+        }
+    }
+
+    /// The next frame carrying data, or `None` when the stream ended.
+    /// Panics after `limit` without one (a hung stream fails the test
+    /// instead of hanging it).
+    pub async fn next_frame(&mut self, limit: Duration) -> Option<Frame> {
+        tokio::time::timeout(limit, self.read_frame())
+            .await
+            .expect("a frame within the limit")
+    }
+
+    /// The next frame after a change the stream must be woken for (a
+    /// move, an event): it has to come within [`WAKE_LIMIT`], well before
+    /// the server's safety re-check would send it anyway.
+    pub async fn woken_frame(&mut self) -> Option<Frame> {
+        let started = Instant::now();
+        let frame = tokio::time::timeout(WAKE_LIMIT, self.read_frame()).await;
+        assert!(
+            frame.is_ok(),
+            "no frame {:?} after the change: the stream was not woken",
+            started.elapsed()
+        );
+        frame.unwrap()
+    }
+
+    /// Reads until at least one more comment (`: keep-alive`) arrived;
+    /// false if the stream ended first.
+    pub async fn next_comment(&mut self, limit: Duration) -> bool {
+        let wanted = self.comments + 1;
+        tokio::time::timeout(limit, async {
+            while self.comments < wanted {
+                if let Some(end) = self.buffer.find("\n\n") {
+                    let block: String = self.buffer.drain(..end + 2).collect();
+                    self.comments += block.lines().filter(|l| l.starts_with(':')).count();
+                    continue;
+                }
+                match self.response.chunk().await {
+                    Ok(Some(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
+                    Ok(None) | Err(_) => return false,
+                }
+            }
+            true
+        })
+        .await
+        .expect("a comment within the limit")
+    }
+
+    async fn read_frame(&mut self) -> Option<Frame> {
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let mut frame = Frame {
+                    id: None,
+                    event: None,
+                    data: String::new(),
+                };
+                let mut has_data = false;
+                for line in block.lines() {
+                    if line.starts_with(':') {
+                        self.comments += 1;
+                    } else if let Some(v) = line.strip_prefix("id: ") {
+                        frame.id = Some(v.to_owned());
+                    } else if let Some(v) = line.strip_prefix("event: ") {
+                        frame.event = Some(v.to_owned());
+                    } else if let Some(v) = line.strip_prefix("data: ") {
+                        frame.data.push_str(v);
+                        has_data = true;
+                    }
+                }
+                if has_data {
+                    return Some(frame);
+                }
+            }
+            match self.response.chunk().await {
+                Ok(Some(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
+                Ok(None) | Err(_) => return None,
+            }
+        }
+    }
+}
+
+pub async fn open_stream(
+    app: &impl Server,
+    path: &str,
+    user: &TestUser,
+    last_id: Option<i64>,
+) -> reqwest::Response {
+    let mut request = app
+        .client()
+        .get(app.at(path))
+        .bearer_auth(&user.access_token);
+    if let Some(id) = last_id {
+        request = request.header("Last-Event-ID", id.to_string());
+    }
+    request.send().await.unwrap()
+}
+
+/// How long a test waits for a frame that needs no wake-up (a pending
+/// event, the first view of a game, the end of a stream).
+pub const FRAME_LIMIT: Duration = Duration::from_secs(30);
+
+// --- Wake-ups -----------------------------------------------------------------
+
+/// A request or stream waiting for a change is woken by the change itself;
+/// should a wake-up be lost, the server still reads the database again
+/// every [`SAFETY_RECHECK`](api::routes::events::SAFETY_RECHECK) (20 s),
+/// and a game's `wait_for_version` only ends with its wait. An answer that
+/// a wake-up must bring has to come within half of that re-check interval,
+/// so that a lost wake-up fails the test instead of passing late.
+pub const WAKE_LIMIT: Duration =
+    Duration::from_secs(api::routes::events::SAFETY_RECHECK.as_secs() / 2);
+
+/// The `wait` of the long polls that test a wake-up: the longest the server
+/// allows, well past the safety re-check, so that a lost wake-up is
+/// answered late, if at all.
+pub const LONG_WAIT: u64 = api::routes::extract::MAX_WAIT_SECONDS;
+
+/// A long poll (`GET /events?wait=..` or `GET /games/{id}?wait_for_version=..`)
+/// running in the background while the test makes the change it waits for.
+pub struct LongPoll {
+    task: JoinHandle<(Value, Instant)>,
+    started: Instant,
+}
+
+impl LongPoll {
+    /// Sends `GET path` as `user` in the background and gives it a moment
+    /// to reach the server and start waiting (if it got there only after
+    /// the change, it would be answered at once and test no wake-up).
+    pub async fn start(app: &impl Server, path: &str, user: &TestUser) -> Self {
+        let request = app
+            .client()
+            .get(app.at(path))
+            .bearer_auth(&user.access_token)
+            .timeout(Duration::from_secs(LONG_WAIT + 30));
+        let path = path.to_owned();
+        let started = Instant::now();
+        let task = tokio::spawn(async move {
+            let response = request.send().await.expect("the long poll is answered");
+            assert_eq!(response.status(), 200, "GET {path}");
+            let body: Value = response.json().await.unwrap();
+            (body, Instant::now())
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        Self { task, started }
+    }
+
+    /// The answer, which must have come within [`WAKE_LIMIT`] of the start:
+    /// brought by a wake-up, not by the safety re-check or the end of the
+    /// wait. Also returns when it came.
+    pub async fn woken_at(self) -> (Value, Instant) {
+        let (body, answered) = self.task.await.unwrap();
+        let took = answered.duration_since(self.started);
+        assert!(
+            took < WAKE_LIMIT,
+            "the long poll was answered only after {took:?}: it was not woken ({body})"
+        );
+        (body, answered)
+    }
+
+    /// Like [`LongPoll::woken_at`], without the time.
+    pub async fn woken(self) -> Value {
+        self.woken_at().await.0
+    }
+}
+
+// --- Passes run by hand -----------------------------------------------------
+
+/// Runs the deadline sweep once, as the background task does (the test
+/// configuration parks the background task, so only the test sweeps).
+pub async fn sweep(app: &TestApp) -> usize {
+    api::games::clock::sweep_overdue(&app.pool, app.now(), None)
+        .await
+        .unwrap()
+}
