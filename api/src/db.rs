@@ -12,7 +12,8 @@ use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use crate::config::DatabaseUrl;
-use crate::error::BoxError;
+/// Any error, boxed (the cause of a failure, kept for the logs).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Migrations for each backend, compiled into the binary.
 pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
-pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+pub use crate::db::BoxError;
 
 /// Every kind of problem the API reports. The `code` strings are part of the
 /// public contract (API.md): never rename one.
@@ -500,6 +500,19 @@ impl From<crate::games::GameError> for ApiError {
             E::Store(store) => store.into(),
             E::Internal(cause) => Self::internal(cause),
         }
+    }
+}
+
+/// A bearer token that is not acceptable: 401 with the RFC 6750 challenge.
+impl From<crate::auth::tokens::TokenError> for ApiError {
+    fn from(error: crate::auth::tokens::TokenError) -> Self {
+        ApiError::invalid_token(error.to_string())
+    }
+}
+
+impl From<crate::auth::password::HashError> for ApiError {
+    fn from(error: crate::auth::password::HashError) -> Self {
+        ApiError::internal(error)
     }
 }
 

@@ -18,6 +18,7 @@ pub mod startup;
 pub mod state;
 pub mod storage;
 pub mod telemetry;
+pub mod username;
 
 pub use actix_web::dev::ServerHandle;
 pub use error::{ApiError, ProblemKind};

@@ -120,7 +120,18 @@ impl Application {
             config: config.clone(),
             games,
         });
-        events::spawn_background_tasks(state.clone());
+        // Background work, each with just what it needs; all of it ends
+        // when the notifier shuts down.
+        tokio::spawn(events::end_streams_on_signal(notifier.clone()));
+        crate::games::reminders::ReminderTask {
+            pool: pool.clone(),
+            clock: clock.clone(),
+            notifier: notifier.clone(),
+            every: std::time::Duration::from_secs(config.reminder_interval_seconds),
+            percent: config.deadline_reminder_percent,
+            retention_days: config.event_retention_days,
+        }
+        .spawn();
         crate::games::clock::spawn_sweep(
             pool.clone(),
             clock,

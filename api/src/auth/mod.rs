@@ -1,9 +1,5 @@
-//! Accounts: password hashing, tokens, usernames, and the authenticated-user extractor.
+//! Accounts: password hashing and tokens. (The extractor that proves a
+//! request's caller lives with the routes: `routes::AuthUser`.)
 
-pub mod extractor;
 pub mod password;
 pub mod tokens;
-pub mod username;
-
-pub use extractor::AuthUser;
-pub use username::Username;

@@ -10,8 +10,6 @@ use rand::RngCore;
 use std::num::NonZeroUsize;
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 
-use crate::error::ApiError;
-
 fn hasher() -> Argon2<'static> {
     // Params::DEFAULT is exactly OWASP's m=19456 KiB, t=2, p=1 (pinned by a test).
     Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::DEFAULT)
@@ -56,27 +54,32 @@ fn argon2_into(
     })
 }
 
+/// Hashing could not be done (a bug, or the hashing threads are gone).
+#[derive(Debug, thiserror::Error)]
+#[error("password hashing failed: {0}")]
+pub struct HashError(pub String);
+
 /// Hashes a password into a PHC string (`$argon2id$v=19$m=19456,t=2,p=1$...`).
-pub fn hash(password: &str) -> Result<String, ApiError> {
+pub fn hash(password: &str) -> Result<String, HashError> {
     let mut salt = [0u8; 16];
     rand::rng().fill_bytes(&mut salt);
-    let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::internal(e.to_string()))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| HashError(e.to_string()))?;
     // As `PasswordHasher::hash_password` does: the salt's decoded bytes go in.
     let mut salt_bytes = [0u8; 64];
     let salt_bytes = salt
         .decode_b64(&mut salt_bytes)
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+        .map_err(|e| HashError(e.to_string()))?;
     let argon = hasher();
     let params = Params::DEFAULT;
     let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
     argon2_into(&argon, &params, password.as_bytes(), salt_bytes, &mut out)
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+        .map_err(|e| HashError(e.to_string()))?;
     let phc = PasswordHash {
         algorithm: Algorithm::Argon2id.ident(),
         version: Some(Version::V0x13.into()),
-        params: ParamsString::try_from(&params).map_err(|e| ApiError::internal(e.to_string()))?,
+        params: ParamsString::try_from(&params).map_err(|e| HashError(e.to_string()))?,
         salt: Some(salt.as_salt()),
-        hash: Some(Output::new(&out).map_err(|e| ApiError::internal(e.to_string()))?),
+        hash: Some(Output::new(&out).map_err(|e| HashError(e.to_string()))?),
     };
     Ok(phc.to_string())
 }
@@ -161,17 +164,17 @@ impl HashPool {
     async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
+    ) -> Result<T, HashError> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
             // The requester may have gone away; nothing to do then.
             let _ = reply.send(work());
         });
         let sent = self.jobs.send(job);
-        sent.map_err(|_| ApiError::internal("the password hashing threads are gone"))?;
+        sent.map_err(|_| HashError("the password hashing threads are gone".into()))?;
         answer
             .await
-            .map_err(|_| ApiError::internal("a password hashing thread failed"))
+            .map_err(|_| HashError("a password hashing thread failed".into()))
     }
 }
 
@@ -181,23 +184,23 @@ fn pool() -> &'static HashPool {
 }
 
 /// [`hash`] on the password hashing threads.
-pub async fn hash_blocking(password: String) -> Result<String, ApiError> {
+pub async fn hash_blocking(password: String) -> Result<String, HashError> {
     pool().run(move || hash(&password)).await?
 }
 
 /// [`verify`] on the password hashing threads.
-pub async fn verify_blocking(password: String, phc: String) -> Result<bool, ApiError> {
+pub async fn verify_blocking(password: String, phc: String) -> Result<bool, HashError> {
     pool().run(move || verify(&password, &phc)).await
 }
 
 /// [`dummy_hash`] on the password hashing threads (so that no other thread
 /// keeps an argon2 work area).
-pub async fn dummy_hash_blocking() -> Result<String, ApiError> {
+pub async fn dummy_hash_blocking() -> Result<String, HashError> {
     pool().run(dummy_hash).await?
 }
 
 /// A hash of a random password nobody knows, for logins naming unknown users.
-pub fn dummy_hash() -> Result<String, ApiError> {
+pub fn dummy_hash() -> Result<String, HashError> {
     let mut bytes = [0u8; 24];
     rand::rng().fill_bytes(&mut bytes);
     let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

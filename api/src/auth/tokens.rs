@@ -14,7 +14,6 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::error::ApiError;
 
 /// The only signing algorithm issued or accepted.
 pub const ALGORITHM: Algorithm = Algorithm::HS256;
@@ -50,12 +49,6 @@ pub enum TokenError {
     Invalid,
 }
 
-impl From<TokenError> for ApiError {
-    fn from(error: TokenError) -> Self {
-        ApiError::invalid_token(error.to_string())
-    }
-}
-
 pub struct TokenService {
     encoding: EncodingKey,
     decoding: DecodingKey,
@@ -67,10 +60,13 @@ pub struct TokenService {
 }
 
 impl TokenService {
-    pub fn new(config: &Config, clock: Arc<dyn Clock>) -> Result<Self, ApiError> {
+    pub fn new(
+        config: &Config,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, jsonwebtoken::errors::Error> {
         let secret = config.jwt_secret.expose().as_bytes();
-        let encoding = EncodingKey::from_secret(secret).map_err(ApiError::internal)?;
-        let decoding = DecodingKey::from_secret(secret).map_err(ApiError::internal)?;
+        let encoding = EncodingKey::from_secret(secret)?;
+        let decoding = DecodingKey::from_secret(secret)?;
         // Pinned to HS256: a token naming any other algorithm, `none`
         // included, is refused before its signature is looked at.
         let mut validation = Validation::new(ALGORITHM);
@@ -98,7 +94,11 @@ impl TokenService {
         self.access_ttl.num_seconds()
     }
 
-    pub fn issue(&self, user_id: Uuid, username: &str) -> Result<String, ApiError> {
+    pub fn issue(
+        &self,
+        user_id: Uuid,
+        username: &str,
+    ) -> Result<String, jsonwebtoken::errors::Error> {
         let now = self.clock.now().timestamp();
         let claims = Claims {
             sub: user_id.to_string(),
@@ -110,7 +110,6 @@ impl TokenService {
             jti: Uuid::new_v4().to_string(),
         };
         jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &self.encoding)
-            .map_err(ApiError::internal)
     }
 
     pub fn verify(&self, token: &str) -> Result<TokenIdentity, TokenError> {

@@ -136,7 +136,7 @@ fn expire_in_transaction(
         }
     };
     save(conn, &mut record, now, log)?;
-    let users = written::record_notices(conn, now, &notices)?;
+    let users = notices::record(conn, now, &notices)?;
     events::notify_game_in_transaction(conn, record.id, record.version)?;
     Ok(Some((record.version, users)))
 }

@@ -7,15 +7,15 @@ use uuid::Uuid;
 use super::answers::{game_view, GameView};
 use super::error::GameError;
 use super::fetch::names_for;
+use super::notices::EventPayload;
 use super::notices::Notice;
 use super::record::{GameRecord, Phase};
 use super::requests::{ColorChoice, CreateGameRequest, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use super::written::{self, Answered, Change, Idempotency};
 use super::{Caller, Context};
-use crate::auth::Username;
-use crate::events::EventPayload;
 use crate::storage::games as store;
 use crate::storage::users;
+use crate::username::Username;
 
 pub async fn create(
     ctx: &Context,

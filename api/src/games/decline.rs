@@ -5,12 +5,12 @@ use uuid::Uuid;
 
 use super::answers::GameView;
 use super::error::GameError;
+use super::notices::EventPayload;
 use super::notices::Notice;
 use super::record::Phase;
 use super::step::{act, view_answer, Decision};
 use super::written::{Answered, Idempotency};
 use super::{Caller, Context};
-use crate::events::EventPayload;
 
 pub async fn decline(
     ctx: &Context,

@@ -25,6 +25,7 @@ pub mod list;
 pub mod notices;
 pub mod play;
 pub mod record;
+pub mod reminders;
 pub mod requests;
 pub mod resign;
 pub mod setup;

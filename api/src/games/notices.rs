@@ -3,10 +3,164 @@
 //! own transaction (docs/architecture.md), so an event exists exactly when
 //! its change does.
 
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::record::GameRecord;
-use crate::events::{AbortReason, EventPayload};
+use crate::db::{DbConnection, StoreError};
+use crate::events::{self, NewEvent, StoredPayload};
+
+/// What happened, as its recipient may know it. Serialized with a `type`
+/// tag (`"your_turn"`, ...) next to the event's `id` and `created_at`.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventPayload {
+    /// Someone challenged you (sent to the challenged user).
+    ChallengeReceived {
+        game_id: Uuid,
+        /// The challenger's username
+        from: String,
+    },
+    /// Your challenge was declined (sent to the challenger).
+    ChallengeDeclined {
+        game_id: Uuid,
+        /// The declining user's username
+        by: String,
+    },
+    /// Your game's open seat was taken, or your challenge was accepted: the
+    /// setup phase, and its clock, has started (sent to the game's creator).
+    OpponentJoined {
+        game_id: Uuid,
+        /// The username of the user who took the seat
+        by: String,
+    },
+    /// The game ended before play started: a player aborted it (a challenge
+    /// withdrawn by its creator included), or a setup did not come in time
+    /// (sent to every seated or challenged user except the one who aborted;
+    /// on a setup timeout, to both players).
+    GameAborted {
+        game_id: Uuid,
+        reason: AbortReason,
+        /// The username of the player who aborted; null on a setup timeout
+        by: Option<String>,
+    },
+    /// Both setups are in: the game has begun (sent to both players).
+    GameStarted { game_id: Uuid },
+    /// It is your turn. `opponent_move` is the opponent's last move as you
+    /// may see it (`null` when there is none, e.g. at the start).
+    YourTurn {
+        game_id: Uuid,
+        /// Plies played so far
+        ply: u32,
+        /// The opponent's move as the recipient may see it (`piece` is null
+        /// unless the recipient knows the rank)
+        #[schema(value_type = Option<super::docs::MoveViewDoc>)]
+        opponent_move: Option<domain::MoveView>,
+    },
+    /// The opponent offers a draw (sent to the other player).
+    DrawOffered {
+        game_id: Uuid,
+        /// The offering color
+        #[schema(value_type = super::docs::ColorDoc)]
+        by: domain::Color,
+    },
+    /// The game is over (sent to both players).
+    GameFinished {
+        game_id: Uuid,
+        #[schema(value_type = super::docs::GameResultDoc)]
+        result: domain::GameResult,
+    },
+    /// Less than the configured share of your move time (or, during setup,
+    /// of your setup time, if your setup is not in yet) is left.
+    DeadlineSoon {
+        game_id: Uuid,
+        /// When your move (or setup) time runs out
+        deadline: DateTime<Utc>,
+    },
+}
+
+/// Why a game was aborted before play started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AbortReason {
+    /// A player aborted the game (or withdrew the challenge).
+    Aborted,
+    /// The setup phase ran out before both setups were in.
+    SetupTimeout,
+}
+
+impl EventPayload {
+    /// The `type` tag, as stored in the `kind` column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::ChallengeReceived { .. } => "challenge_received",
+            Self::ChallengeDeclined { .. } => "challenge_declined",
+            Self::OpponentJoined { .. } => "opponent_joined",
+            Self::GameAborted { .. } => "game_aborted",
+            Self::GameStarted { .. } => "game_started",
+            Self::YourTurn { .. } => "your_turn",
+            Self::DrawOffered { .. } => "draw_offered",
+            Self::GameFinished { .. } => "game_finished",
+            Self::DeadlineSoon { .. } => "deadline_soon",
+        }
+    }
+
+    pub fn game_id(&self) -> Uuid {
+        match self {
+            Self::ChallengeReceived { game_id, .. }
+            | Self::ChallengeDeclined { game_id, .. }
+            | Self::OpponentJoined { game_id, .. }
+            | Self::GameAborted { game_id, .. }
+            | Self::GameStarted { game_id }
+            | Self::YourTurn { game_id, .. }
+            | Self::DrawOffered { game_id, .. }
+            | Self::GameFinished { game_id, .. }
+            | Self::DeadlineSoon { game_id, .. } => *game_id,
+        }
+    }
+}
+
+impl EventPayload {
+    /// The payload as it is stored and sent: its JSON object.
+    pub fn stored(&self) -> Result<StoredPayload, serde_json::Error> {
+        match serde_json::to_value(self)? {
+            serde_json::Value::Object(map) => Ok(StoredPayload(map)),
+            _ => Err(serde::ser::Error::custom(
+                "an event payload is a JSON object",
+            )),
+        }
+    }
+}
+
+// A stored payload is documented as the typed payload it was written from.
+impl utoipa::PartialSchema for StoredPayload {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        EventPayload::schema()
+    }
+}
+
+impl ToSchema for StoredPayload {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <EventPayload as ToSchema>::name()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        // Documented as the payload it holds, with the schemas that one
+        // refers to (AbortReason, ...).
+        schemas.push((
+            <EventPayload as ToSchema>::name().into_owned(),
+            <EventPayload as utoipa::PartialSchema>::schema(),
+        ));
+        <EventPayload as ToSchema>::schemas(schemas);
+    }
+}
 
 /// One event for one user.
 #[derive(Debug, Clone)]
@@ -82,5 +236,139 @@ pub fn game_finished(record: &GameRecord) -> Vec<Notice> {
             })
             .collect(),
         None => Vec::new(),
+    }
+}
+
+/// Stores the notices as events (inside the caller's transaction) and
+/// returns their recipients, each once.
+pub fn record(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    notices: &[Notice],
+) -> Result<Vec<Uuid>, StoreError> {
+    if notices.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut new = Vec::with_capacity(notices.len());
+    for notice in notices {
+        new.push(NewEvent {
+            to: notice.to,
+            kind: notice.payload.kind(),
+            game_id: notice.payload.game_id(),
+            payload: serde_json::to_string(&notice.payload)
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+        });
+    }
+    events::record_all(conn, now, &new)?;
+    let mut users: Vec<Uuid> = notices.iter().map(|n| n.to).collect();
+    users.sort();
+    users.dedup();
+    Ok(users)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::events::Event;
+    use serde_json::json;
+
+    #[test]
+    fn events_serialize_with_a_type_tag_beside_id_and_time() {
+        let game_id = Uuid::nil();
+        let event = Event {
+            id: 3,
+            created_at: DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            payload: EventPayload::GameStarted { game_id }.stored().unwrap(),
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            json!({"id": 3, "created_at": "2027-01-15T08:00:00Z", "type": "game_started",
+                   "game_id": "00000000-0000-0000-0000-000000000000"})
+        );
+        // Stored as written, read back as stored.
+        let stored: StoredPayload =
+            serde_json::from_str(&serde_json::to_string(&event.payload).unwrap()).unwrap();
+        assert_eq!(stored, event.payload);
+        assert_eq!(stored.kind(), "game_started");
+    }
+
+    #[test]
+    fn aborts_name_their_reason_and_who_aborted() {
+        let game_id = Uuid::nil();
+        let timeout = EventPayload::GameAborted {
+            game_id,
+            reason: AbortReason::SetupTimeout,
+            by: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&timeout).unwrap(),
+            json!({"type": "game_aborted", "game_id": "00000000-0000-0000-0000-000000000000",
+                   "reason": "setup_timeout", "by": null})
+        );
+        let aborted = EventPayload::GameAborted {
+            game_id,
+            reason: AbortReason::Aborted,
+            by: Some("ann".into()),
+        };
+        let value = serde_json::to_value(&aborted).unwrap();
+        assert_eq!(value["reason"], "aborted");
+        assert_eq!(value["by"], "ann");
+        assert_eq!(aborted.stored().unwrap().0, *value.as_object().unwrap());
+    }
+
+    #[test]
+    fn kind_matches_the_serde_tag() {
+        let game_id = Uuid::nil();
+        let all = [
+            EventPayload::ChallengeReceived {
+                game_id,
+                from: "ann".into(),
+            },
+            EventPayload::ChallengeDeclined {
+                game_id,
+                by: "bo".into(),
+            },
+            EventPayload::OpponentJoined {
+                game_id,
+                by: "bo".into(),
+            },
+            EventPayload::GameAborted {
+                game_id,
+                reason: AbortReason::Aborted,
+                by: Some("ann".into()),
+            },
+            EventPayload::GameAborted {
+                game_id,
+                reason: AbortReason::SetupTimeout,
+                by: None,
+            },
+            EventPayload::GameStarted { game_id },
+            EventPayload::YourTurn {
+                game_id,
+                ply: 0,
+                opponent_move: None,
+            },
+            EventPayload::DrawOffered {
+                game_id,
+                by: domain::Color::Red,
+            },
+            EventPayload::GameFinished {
+                game_id,
+                result: domain::GameResult {
+                    winner: None,
+                    reason: domain::EndReason::DrawAgreed,
+                },
+            },
+            EventPayload::DeadlineSoon {
+                game_id,
+                deadline: DateTime::from_timestamp(0, 0).unwrap(),
+            },
+        ];
+        for payload in all {
+            let value = serde_json::to_value(&payload).unwrap();
+            assert_eq!(value["type"], payload.kind());
+            assert_eq!(payload.game_id(), game_id);
+        }
     }
 }

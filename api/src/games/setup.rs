@@ -6,12 +6,12 @@ use uuid::Uuid;
 
 use super::answers::GameView;
 use super::error::GameError;
+use super::notices::EventPayload;
 use super::notices::Notice;
 use super::record::Phase;
 use super::step::{act, after_play, player_color, view_answer, Decision};
 use super::written::{Answered, Idempotency};
 use super::{Caller, Context};
-use crate::events::EventPayload;
 
 /// Where a setup comes from.
 #[derive(Debug, Clone)]

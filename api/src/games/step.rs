@@ -10,12 +10,12 @@ use uuid::Uuid;
 use super::answers::{self, game_view, GameView};
 use super::error::GameError;
 use super::fetch::{load, names_for};
+use super::notices::EventPayload;
 use super::notices::{self, Notice};
 use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, Context};
 use crate::db::DbConnection;
-use crate::events::EventPayload;
 use crate::storage::games::{self as store, ActionRow};
 use crate::storage::to_db_time;
 

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::error::GameError;
-use super::notices::Notice;
+use super::notices::{self, Notice};
 use super::Context;
 use crate::db::{self, DbConnection, StoreError};
 use crate::events;
@@ -205,7 +205,7 @@ fn attempt<T: Serialize>(
         }
     }
     let change = work(conn, now)?;
-    let users = record_notices(conn, now, &change.notices)?;
+    let users = notices::record(conn, now, &change.notices)?;
     if let Some(idem) = idempotency {
         let row = IdempotencyRow {
             user_id,
@@ -238,25 +238,6 @@ fn replayed(stored: IdempotencyRow) -> Replayed {
         body: stored.response_body,
         game,
     }
-}
-
-/// Stores the notices as events (inside the caller's transaction) and
-/// returns their recipients, each once.
-pub fn record_notices(
-    conn: &mut DbConnection,
-    now: DateTime<Utc>,
-    notices: &[Notice],
-) -> Result<Vec<Uuid>, StoreError> {
-    if notices.is_empty() {
-        return Ok(Vec::new());
-    }
-    let all: Vec<(Uuid, crate::events::EventPayload)> =
-        notices.iter().map(|n| (n.to, n.payload.clone())).collect();
-    events::record_all(conn, now, &all)?;
-    let mut users: Vec<Uuid> = notices.iter().map(|n| n.to).collect();
-    users.sort();
-    users.dedup();
-    Ok(users)
 }
 
 /// Stores a refusal under the request's key, so that a retry with the same

@@ -27,7 +27,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(logout_user);
 }
 
-pub use crate::auth::username::{USERNAME_MAX, USERNAME_MIN};
+pub use crate::username::{USERNAME_MAX, USERNAME_MIN};
 pub const PASSWORD_MIN: usize = 8;
 pub const PASSWORD_MAX: usize = 128;
 /// Longest string accepted where a refresh token is expected.
@@ -123,7 +123,7 @@ pub struct Registered {
 /// A name that cannot be one is never looked up: no account has it, and
 /// PostgreSQL refuses some strings (a NUL character) outright.
 fn is_valid_username(name: &str) -> bool {
-    crate::auth::Username::is_valid(name)
+    crate::username::Username::is_valid(name)
 }
 
 /// Checks a username and password for registration, reporting every
@@ -203,7 +203,10 @@ fn token_pair(
     refresh: (String, i64),
 ) -> Result<TokenPair, ApiError> {
     Ok(TokenPair {
-        access_token: state.tokens.issue(user_id, username)?,
+        access_token: state
+            .tokens
+            .issue(user_id, username)
+            .map_err(ApiError::internal)?,
         refresh_token: refresh.0,
         token_type: "Bearer",
         expires_in: state.tokens.access_ttl_seconds(),

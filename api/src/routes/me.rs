@@ -3,10 +3,10 @@
 use actix_web::{get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::auth::AuthUser;
 use crate::db;
 use crate::error::ApiError;
 use crate::routes::auth::UserView;
+use crate::routes::AuthUser;
 use crate::state::AppState;
 use crate::storage::users;
 

@@ -8,11 +8,14 @@
 //! `.configure(<name>::configure)` line in [`api_v1`].
 
 pub mod auth;
+pub mod auth_user;
 pub mod events;
 pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+
+pub use auth_user::AuthUser;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 

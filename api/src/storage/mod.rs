@@ -1,9 +1,11 @@
 //! Queries, one module per table group. Functions take `&mut DbConnection`
 //! and are called inside `db::run`, never on an HTTP worker.
 
+pub mod events;
 pub mod games;
 pub mod idempotency;
 pub mod refresh_tokens;
+pub mod reminders;
 pub mod users;
 
 use chrono::{DateTime, NaiveDateTime, Timelike, Utc};

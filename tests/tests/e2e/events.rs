@@ -3,6 +3,7 @@
 //! stream cap, and that no event leaks a rank. (The deadline reminders are
 //! in reminders.rs.)
 
+use api::games::notices::EventPayload;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -345,16 +346,16 @@ backend_tests! {
                 for ply in 0..10u32 {
                     let id = api::db::run_as::<_, api::ApiError, _>(&pool, move |conn| {
                         api::db::write_transaction(conn, |conn| {
-                            Ok::<_, api::ApiError>(api::events::record(
+                            record_one(
                                 conn,
                                 now,
                                 user,
-                                &api::events::EventPayload::YourTurn {
+                                &EventPayload::YourTurn {
                                     game_id,
                                     ply: writer * 100 + ply,
                                     opponent_move: None,
                                 },
-                            )?)
+                            )
                         })
                     })
                     .await
@@ -394,7 +395,7 @@ backend_tests! {
             let pool = app.pool.clone();
             let now = app.now();
             async move {
-                api::db::run(&pool, move |conn| Ok(api::events::prune_events(conn, now, days)?))
+                api::db::run(&pool, move |conn| api::events::prune(conn, now, days))
                     .await
                     .unwrap()
             }
@@ -417,16 +418,33 @@ backend_tests! {
         let now = app.now();
         let id = api::db::run_as::<_, api::ApiError, _>(&app.pool, move |conn| {
             api::db::write_transaction(conn, |conn| {
-                Ok::<_, api::ApiError>(api::events::record(
+                record_one(
                     conn,
                     now,
                     user,
-                    &api::events::EventPayload::GameStarted { game_id: uuid::Uuid::new_v4() },
-                )?)
+                    &EventPayload::GameStarted { game_id: uuid::Uuid::new_v4() },
+                )
             })
         })
         .await
         .unwrap();
         assert_eq!(id, 3);
     }
+}
+
+/// Records one event for `user` as a game change does (inside the caller's
+/// transaction) and returns its id.
+fn record_one(
+    conn: &mut api::db::DbConnection,
+    now: chrono::DateTime<chrono::Utc>,
+    user: uuid::Uuid,
+    payload: &EventPayload,
+) -> Result<i64, api::ApiError> {
+    let event = api::events::NewEvent {
+        to: user,
+        kind: payload.kind(),
+        game_id: payload.game_id(),
+        payload: serde_json::to_string(payload).unwrap(),
+    };
+    Ok(api::events::record_all(conn, now, &[event])?[0])
 }

@@ -41,62 +41,50 @@
 //! recipient's own missing setup, and whether the opponent got one too is
 //! not said (`setup_done` in the view already tells who has placed one).
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::web;
 use chrono::{DateTime, Utc};
-use diesel::prelude::*;
 use uuid::Uuid;
 
-use super::EventPayload;
-use crate::db::{self, DbConnection};
-use crate::error::ApiError;
-use crate::schema::games;
-use crate::state::AppState;
+use super::error::GameError;
+use super::notices::{self, EventPayload, Notice};
+use super::requests::DAYS_PER_MOVE;
+use crate::clock::Clock;
+use crate::db::{self, DbConnection, DbPool};
+use crate::events::{self, Notifier};
+use crate::storage::games::Status;
+use crate::storage::reminders::{self as store, Candidate};
 use crate::storage::{from_db_time, to_db_time};
 
-/// One game whose reminder has not been sent (for its current version in
-/// play; at all in setup).
-#[derive(Debug, Queryable)]
-struct Candidate {
-    id: String,
-    status: String,
-    version: i64,
-    turn: Option<String>,
-    red_user_id: Option<String>,
-    blue_user_id: Option<String>,
-    red_setup_missing: bool,
-    blue_setup_missing: bool,
-    deadline: Option<chrono::NaiveDateTime>,
-    days_per_move: i32,
-}
-
-impl Candidate {
-    /// Who is to be reminded: the player to move in play; in setup, every
-    /// seated player without a setup.
-    fn recipients(&self) -> Result<Vec<Uuid>, ApiError> {
-        let seats = [
-            (self.red_user_id.as_deref(), "red", self.red_setup_missing),
-            (
-                self.blue_user_id.as_deref(),
-                "blue",
-                self.blue_setup_missing,
-            ),
-        ];
-        let chosen = seats
-            .into_iter()
-            .filter_map(|(user, color, setup_missing)| {
-                let wanted = match self.status.as_str() {
-                    "playing" => self.turn.as_deref() == Some(color),
-                    "setup" => setup_missing,
-                    _ => false,
-                };
-                user.filter(|_| wanted)
-            });
-        chosen
-            .map(|user| user.parse().map_err(ApiError::internal))
-            .collect()
-    }
+/// Who is to be reminded: the player to move in play; in setup, every
+/// seated player without a setup.
+fn recipients(game: &Candidate) -> Result<Vec<Uuid>, GameError> {
+    let status = Status::parse(&game.status);
+    let seats = [
+        (
+            game.red_user_id.as_deref(),
+            domain::Color::Red,
+            game.red_setup_missing,
+        ),
+        (
+            game.blue_user_id.as_deref(),
+            domain::Color::Blue,
+            game.blue_setup_missing,
+        ),
+    ];
+    seats
+        .into_iter()
+        .filter_map(|(user, color, setup_missing)| {
+            let wanted = match status {
+                Some(Status::Playing) => game.turn.as_deref() == Some(color.name()),
+                Some(Status::Setup) => setup_missing,
+                _ => false,
+            };
+            user.filter(|_| wanted)
+        })
+        .map(|user| user.parse().map_err(GameError::internal))
+        .collect()
 }
 
 /// When the reminder for a move (or a setup phase) ending at `deadline` is
@@ -110,46 +98,65 @@ pub fn reminder_due_at(deadline: DateTime<Utc>, days_per_move: i32, percent: u32
 /// How often old events are pruned (real time).
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
-pub(crate) async fn run(state: web::Data<AppState>) {
-    let interval = Duration::from_secs(state.config.reminder_interval_seconds.max(1));
-    let shutdown = state.notifier.shutdown_signal();
-    tokio::pin!(shutdown);
-    let mut next_prune = tokio::time::Instant::now();
-    loop {
-        tokio::select! {
-            () = &mut shutdown => return,
-            () = tokio::time::sleep(interval) => {}
-        }
-        if tokio::time::Instant::now() >= next_prune {
-            next_prune = tokio::time::Instant::now() + PRUNE_EVERY;
-            let now = state.clock.now();
-            let days = state.config.event_retention_days;
-            let pruned = db::run_as::<_, ApiError, _>(&state.pool, move |conn| {
-                Ok(super::prune_events(conn, now, days)?)
-            })
-            .await;
-            match pruned {
-                Ok(0) => {}
-                Ok(deleted) => tracing::info!(deleted, "old events pruned"),
-                Err(e) => tracing::warn!(error = %e, "pruning old events failed"),
+/// What the reminder task needs.
+#[derive(Clone)]
+pub struct ReminderTask {
+    pub pool: DbPool,
+    pub clock: Arc<dyn Clock>,
+    pub notifier: Notifier,
+    /// Real time between passes.
+    pub every: Duration,
+    /// `DEADLINE_REMINDER_PERCENT`.
+    pub percent: u32,
+    /// `EVENT_RETENTION_DAYS`: older events are pruned once an hour.
+    pub retention_days: u32,
+}
+
+impl ReminderTask {
+    /// Runs until the notifier shuts down.
+    pub fn spawn(self) {
+        tokio::spawn(self.run());
+    }
+
+    async fn run(self) {
+        let shutdown = self.notifier.shutdown_signal();
+        tokio::pin!(shutdown);
+        let mut next_prune = tokio::time::Instant::now();
+        loop {
+            tokio::select! {
+                () = &mut shutdown => return,
+                () = tokio::time::sleep(self.every.max(Duration::from_secs(1))) => {}
             }
-        }
-        match send_due_reminders(&state).await {
-            Ok(reminded) => {
-                for user in reminded {
-                    state.notifier.user_event(user);
+            if tokio::time::Instant::now() >= next_prune {
+                next_prune = tokio::time::Instant::now() + PRUNE_EVERY;
+                let now = self.clock.now();
+                let days = self.retention_days;
+                match db::run(&self.pool, move |conn| events::prune(conn, now, days)).await {
+                    Ok(0) => {}
+                    Ok(deleted) => tracing::info!(deleted, "old events pruned"),
+                    Err(e) => tracing::warn!(error = %e, "pruning old events failed"),
                 }
             }
-            Err(e) => tracing::warn!(error = %e, "deadline reminders: sweep failed"),
+            match send_due_reminders(&self.pool, self.clock.now(), self.percent).await {
+                Ok(reminded) => {
+                    for user in reminded {
+                        self.notifier.user_event(user);
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "deadline reminders: sweep failed"),
+            }
         }
     }
 }
 
-/// Sends every due reminder; returns the users who got one.
-pub async fn send_due_reminders(state: &AppState) -> Result<Vec<Uuid>, ApiError> {
-    let now = state.clock.now();
-    let percent = state.config.deadline_reminder_percent;
-    db::run_as::<_, ApiError, _>(&state.pool, move |conn| send_due(conn, now, percent)).await
+/// Sends every reminder due at `now`; returns the users who got one (the
+/// caller wakes them).
+pub async fn send_due_reminders(
+    pool: &DbPool,
+    now: DateTime<Utc>,
+    percent: u32,
+) -> Result<Vec<Uuid>, GameError> {
+    db::run_as(pool, move |conn| send_due(conn, now, percent)).await
 }
 
 /// One pass of the reminder task on one connection: finds the games whose
@@ -160,60 +167,24 @@ pub fn send_due(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
     percent: u32,
-) -> Result<Vec<Uuid>, ApiError> {
-    let candidates = due_candidates(conn, now, percent)?;
-    let mut reminded = Vec::new();
-    for candidate in candidates {
-        reminded.extend(remind(conn, now, &candidate)?);
-    }
-    Ok(reminded)
-}
-
-fn due_candidates(
-    conn: &mut DbConnection,
-    now: DateTime<Utc>,
-    percent: u32,
-) -> Result<Vec<Candidate>, diesel::result::Error> {
+) -> Result<Vec<Uuid>, GameError> {
     // No reminder is due for a deadline further away than the largest share
     // of the longest move time: those rows are not even loaded.
-    let longest_move = *crate::games::requests::DAYS_PER_MOVE.end();
+    let longest_move = *DAYS_PER_MOVE.end();
     let horizon = now + (now - reminder_due_at(now, longest_move, percent));
-    let rows: Vec<Candidate> = games::table
-        .filter(games::deadline.gt(to_db_time(now)))
-        .filter(games::deadline.le(to_db_time(horizon)))
-        .filter(
-            games::status
-                .eq("playing")
-                .and(
-                    games::reminded_version
-                        .is_null()
-                        .or(games::reminded_version.ne(games::version.nullable())),
-                )
-                .or(games::status
-                    .eq("setup")
-                    .and(games::reminded_version.is_null())),
-        )
-        .select((
-            games::id,
-            games::status,
-            games::version,
-            games::turn,
-            games::red_user_id,
-            games::blue_user_id,
-            games::red_setup.is_null(),
-            games::blue_setup.is_null(),
-            games::deadline,
-            games::days_per_move,
-        ))
-        .load(conn)?;
-    Ok(rows
+    let due: Vec<Candidate> = store::unsent(conn, to_db_time(now), to_db_time(horizon))?
         .into_iter()
         .filter(|game| {
             game.deadline.is_some_and(|deadline| {
                 now >= reminder_due_at(from_db_time(deadline), game.days_per_move, percent)
             })
         })
-        .collect())
+        .collect();
+    let mut reminded = Vec::new();
+    for game in due {
+        reminded.extend(remind(conn, now, &game)?);
+    }
+    Ok(reminded)
 }
 
 /// Claims and records one game's reminder; returns its recipients, none
@@ -222,51 +193,28 @@ fn remind(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
     game: &Candidate,
-) -> Result<Vec<Uuid>, ApiError> {
-    let recipients = game.recipients()?;
+) -> Result<Vec<Uuid>, GameError> {
+    let recipients = recipients(game)?;
     let (false, Some(deadline)) = (recipients.is_empty(), game.deadline) else {
         return Ok(Vec::new());
     };
-    let game_id: Uuid = game.id.parse().map_err(ApiError::internal)?;
-    let setup = game.status == "setup";
+    let game_id: Uuid = game.id.parse().map_err(GameError::internal)?;
     db::write_transaction(conn, |conn| {
         // The row must still be the one read (same version, so the same
         // status, turn and missing setups); see the module documentation
         // for why setup and play claim differently.
-        let target = games::table
-            .filter(games::id.eq(&game.id))
-            .filter(games::version.eq(game.version));
-        let claimed = if setup {
-            diesel::update(
-                target
-                    .filter(games::status.eq("setup"))
-                    .filter(games::reminded_version.is_null()),
-            )
-            .set(games::reminded_version.eq(Some(game.version)))
-            .execute(conn)?
-        } else {
-            diesel::update(
-                target.filter(
-                    games::reminded_version
-                        .is_null()
-                        .or(games::reminded_version.ne(game.version)),
-                ),
-            )
-            .set(games::reminded_version.eq(Some(game.version)))
-            .execute(conn)?
-        };
-        if claimed == 0 {
+        if !store::claim(conn, game)? {
             return Ok(Vec::new());
         }
         let payload = EventPayload::DeadlineSoon {
             game_id,
             deadline: from_db_time(deadline),
         };
-        let events: Vec<(Uuid, EventPayload)> = recipients
+        let sent: Vec<Notice> = recipients
             .iter()
-            .map(|&user| (user, payload.clone()))
+            .map(|&user| Notice::new(user, payload.clone()))
             .collect();
-        super::record_all(conn, now, &events)?;
+        notices::record(conn, now, &sent)?;
         Ok(recipients.clone())
     })
 }
@@ -310,20 +258,20 @@ mod tests {
     #[test]
     fn in_setup_everyone_without_a_setup_is_reminded() {
         let both = candidate("setup", None, (true, true));
-        assert_eq!(both.recipients().unwrap(), [RED, BLUE]);
+        assert_eq!(recipients(&both).unwrap(), [RED, BLUE]);
         let blue_only = candidate("setup", None, (false, true));
-        assert_eq!(blue_only.recipients().unwrap(), [BLUE]);
+        assert_eq!(recipients(&blue_only).unwrap(), [BLUE]);
         let red_only = candidate("setup", None, (true, false));
-        assert_eq!(red_only.recipients().unwrap(), [RED]);
+        assert_eq!(recipients(&red_only).unwrap(), [RED]);
     }
 
     #[test]
     fn in_play_only_the_player_to_move_is_reminded() {
         let red = candidate("playing", Some("red"), (false, false));
-        assert_eq!(red.recipients().unwrap(), [RED]);
+        assert_eq!(recipients(&red).unwrap(), [RED]);
         let blue = candidate("playing", Some("blue"), (false, false));
-        assert_eq!(blue.recipients().unwrap(), [BLUE]);
+        assert_eq!(recipients(&blue).unwrap(), [BLUE]);
         let over = candidate("finished", None, (false, false));
-        assert!(over.recipients().unwrap().is_empty());
+        assert!(recipients(&over).unwrap().is_empty());
     }
 }

@@ -1,9 +1,13 @@
 //! `/games`: create, list, join, decline, abort, setups, moves, the
-//! per-caller view and history, resignation and draws. Handlers only parse
-//! and answer; `crate::games::service` does the work.
+//! per-caller view, history and stream, resignation and draws. Handlers
+//! parse the request (body, path, headers), call one command or query of
+//! `crate::games`, and turn its typed answer or `GameError` into HTTP
+//! (docs/architecture.md).
 //!
 //! Every endpoint needs a bearer token; anyone authenticated may watch any
 //! game (a spectator's view holds only public information).
+
+mod stream;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -13,7 +17,6 @@ use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;
 use uuid::Uuid;
 
-use crate::auth::AuthUser;
 use crate::error::{ApiError, ProblemKind};
 use crate::games::answers::{self, GameView, MoveAnswer, MoveHistory};
 use crate::games::list::GamePage;
@@ -26,6 +29,7 @@ use crate::games::step::Precondition;
 use crate::games::{self, written, Answered, Caller, GameError, Idempotency};
 use crate::openapi::{GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch};
 use crate::routes::extract::{self, WaitParam};
+use crate::routes::AuthUser;
 use crate::state::AppState;
 
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -39,7 +43,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(play_move)
         .service(list_moves)
         .service(resign_game)
-        .service(draw_game);
+        .service(draw_game)
+        .service(stream::stream_game);
 }
 
 /// Default wait of a long poll (`wait_for_version`), in seconds.
