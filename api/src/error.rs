@@ -290,8 +290,19 @@ impl ApiError {
         }
     }
 
-    /// The JSON body as sent to the client.
+    /// The problem document as sent to the client, as a JSON value.
     pub fn body(&self) -> Value {
+        serde_json::to_value(self.document()).unwrap_or(Value::Null)
+    }
+
+    /// The JSON text sent to the client (the same document as [`ApiError::body`]).
+    pub fn body_text(&self) -> String {
+        // A map of JSON values with string keys always serializes.
+        serde_json::to_string(&self.document()).unwrap_or_default()
+    }
+
+    /// The one problem document both renderings are made from.
+    fn document(&self) -> ProblemBody<'_> {
         let (kind, status, detail, extensions) = match self {
             Self::Problem(p) => (p.kind, p.status, p.detail.as_str(), Some(&p.extensions)),
             Self::Unavailable(_) => (
@@ -307,24 +318,21 @@ impl ApiError {
                 None,
             ),
         };
-        let mut body = Map::new();
-        body.insert("type".into(), Value::String(kind.type_uri()));
-        body.insert("title".into(), Value::String(kind.title().into()));
-        body.insert("status".into(), Value::from(status.as_u16()));
-        body.insert("detail".into(), Value::String(detail.into()));
-        body.insert("code".into(), Value::String(kind.code().into()));
-        if let Some(extensions) = extensions {
-            for (name, value) in extensions {
-                body.insert(name.clone(), value.clone());
-            }
+        ProblemBody {
+            type_uri: kind.type_uri(),
+            title: kind.title(),
+            status: status.as_u16(),
+            detail,
+            code: kind.code(),
+            extensions,
         }
-        Value::Object(body)
     }
 }
 
-/// The body with the standard members first, in RFC 9457 order.
+/// An RFC 9457 problem document: the standard members first, in the RFC's
+/// order, then the extensions.
 #[derive(Serialize)]
-struct OrderedBody<'a> {
+struct ProblemBody<'a> {
     #[serde(rename = "type")]
     type_uri: String,
     title: &'static str,
@@ -332,38 +340,7 @@ struct OrderedBody<'a> {
     detail: &'a str,
     code: &'static str,
     #[serde(flatten)]
-    extensions: &'a Map<String, Value>,
-}
-
-impl ApiError {
-    /// The JSON text sent to the client (same content as [`ApiError::body`]).
-    pub fn body_text(&self) -> String {
-        let empty = Map::new();
-        let (kind, status, detail, extensions) = match self {
-            Self::Problem(p) => (p.kind, p.status, p.detail.as_str(), &p.extensions),
-            Self::Unavailable(_) => (
-                ProblemKind::ServiceUnavailable,
-                StatusCode::SERVICE_UNAVAILABLE,
-                UNAVAILABLE_DETAIL,
-                &empty,
-            ),
-            Self::Internal(_) => (
-                ProblemKind::InternalError,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                INTERNAL_DETAIL,
-                &empty,
-            ),
-        };
-        let body = OrderedBody {
-            type_uri: kind.type_uri(),
-            title: kind.title(),
-            status: status.as_u16(),
-            detail,
-            code: kind.code(),
-            extensions,
-        };
-        serde_json::to_string(&body).unwrap_or_else(|_| self.body().to_string())
-    }
+    extensions: Option<&'a Map<String, Value>>,
 }
 
 const UNAVAILABLE_DETAIL: &str = "the database is unavailable; try again shortly";
