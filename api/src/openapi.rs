@@ -25,7 +25,7 @@ pub const BEARER: &str = "bearer";
                        with every view filtered for its viewer.",
         license(name = "MIT"),
     ),
-    modifiers(&SecurityScheme_, &ProblemTypes),
+    modifiers(&BearerScheme, &ProblemTypes),
     components(
         schemas(ProblemDocument),
         responses(
@@ -49,10 +49,10 @@ pub const BEARER: &str = "bearer";
 )]
 pub struct ApiDoc;
 
-#[allow(non_camel_case_types)]
-struct SecurityScheme_;
+/// Adds the bearer security scheme.
+struct BearerScheme;
 
-impl Modify for SecurityScheme_ {
+impl Modify for BearerScheme {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(

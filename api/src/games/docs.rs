@@ -1,6 +1,8 @@
 //! OpenAPI schemas of the domain types the game endpoints send and accept.
 //! The domain crate is pure (no utoipa), so these mirror its serde shapes
 //! for the documentation only; the values on the wire are the domain's own.
+// These types are only ever described (utoipa reads them), never built, so
+// the compiler would call every field dead: the allow is the point.
 #![allow(dead_code)]
 
 use serde::Serialize;
