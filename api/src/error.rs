@@ -21,7 +21,7 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 pub use crate::db::BoxError;
 
 /// Every kind of problem the API reports. The `code` strings are part of the
-/// public contract (API.md): never rename one.
+/// public contract (docs/errors.md): never rename one.
 ///
 /// To add a kind: add a variant here and one arm in each `match` below; the
 /// unit tests at the bottom then list its JSON.

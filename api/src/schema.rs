@@ -83,7 +83,7 @@ diesel::joinable!(refresh_tokens -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
 
 diesel::table! {
-    /// The per-user event feed (issue #5); `seq` is the public event id.
+    /// The per-user event feed (docs/api.md); `seq` is the public event id.
     events (user_id, seq) {
         user_id -> Text,
         seq -> BigInt,

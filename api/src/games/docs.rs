@@ -17,7 +17,7 @@ pub enum ColorDoc {
     Blue,
 }
 
-/// A game variant (RULES.md: armies of 40, 8 or 10 pieces).
+/// A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = Variant)]
@@ -46,7 +46,7 @@ pub enum PieceDoc {
     Bomb,
 }
 
-/// The rules of a game; every field optional on creation (RULES.md
+/// The rules of a game; every field optional on creation (docs/rules.md
 /// defaults), always complete in a view.
 #[derive(ToSchema)]
 #[schema(as = Rules, example = json!({"two_square_limit": 3, "scout_strike_after_move": true,
@@ -129,7 +129,7 @@ pub struct BattleDoc {
     outcome: OutcomeDoc,
 }
 
-/// A rescue made with a move (RULES.md `rescue`).
+/// A rescue made with a move (docs/rules.md, `rescue`).
 #[derive(ToSchema)]
 #[schema(as = Rescue, example = json!({"piece": "captain", "square": "e2"}))]
 pub struct RescueDoc {

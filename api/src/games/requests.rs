@@ -111,7 +111,7 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(value_type = Option<VariantDoc>)]
     pub variant: Variant,
-    /// Any subset of the rules; the rest take RULES.md's defaults.
+    /// Any subset of the rules; the rest take their defaults (docs/rules.md).
     #[serde(default, deserialize_with = "object")]
     #[schema(value_type = Option<RulesDoc>)]
     pub rules: Rules,

@@ -1,4 +1,4 @@
-//! The notification side (issue #5): the event feed by long polling and
+//! The notification side (docs/api.md): the event feed by long polling and
 //! Server-Sent Events, the game stream, `wait_for_version`, the per-user
 //! stream cap, and that no event leaks a rank. (The deadline reminders are
 //! in reminders.rs.)

@@ -1,4 +1,4 @@
-//! The events each game change leaves in the players' feeds (issue #5's
+//! The events each game change leaves in the players' feeds (docs/lifecycle.md's
 //! `/events`), as each recipient may see them.
 
 use domain::{Color, Rules};

@@ -566,7 +566,7 @@ pub async fn resign_game(
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
 
-/// Offer a draw, or accept or decline the opponent's offer (RULES.md: an
+/// Offer a draw, or accept or decline the opponent's offer (docs/rules.md: an
 /// offer stands until answered or until the offerer moves).
 #[utoipa::path(
     tag = "games",
