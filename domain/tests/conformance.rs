@@ -94,6 +94,7 @@ fn parse_rules(value: &str, rules: &mut Rules) -> Check {
             "rescue" => rules.rescue = flag()?,
             "max_plies" => rules.max_plies = cap()?,
             "max_plies_without_battle" => rules.max_plies_without_battle = cap()?,
+            "more_squares_rule" => rules.more_squares_rule = flag()?,
             _ => return Err(format!("unknown rule `{k}`")),
         }
     }

@@ -33,6 +33,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
                 rescue,
                 max_plies: mp,
                 max_plies_without_battle: mpwb,
+                more_squares_rule: false,
             },
         )
 }
