@@ -75,6 +75,10 @@ fn parse_move(s: &str) -> Result<Move, String> {
 
 fn parse_rules(value: &str, rules: &mut Rules) -> Check {
     for item in value.split_whitespace() {
+        if item == "tournament" {
+            *rules = Rules::tournament();
+            continue;
+        }
         let (k, v) = item
             .split_once('=')
             .ok_or_else(|| format!("bad rule `{item}`"))?;

@@ -375,9 +375,10 @@ fn tampered_state_is_refused() {
     )
     .unwrap();
     let json = serde_json::to_string(&game).unwrap();
-    assert!(json.starts_with("{\"format\":1,"));
+    assert!(json.starts_with("{\"format\":2,"));
     for (from, to) in [
-        ("\"format\":1", "\"format\":2"),
+        ("\"format\":2", "\"format\":3"),
+        ("\"format\":2", "\"format\":0"),
         ("\"square\":\"a1\"", "\"square\":\"b1\""),
         ("\"square\":\"a1\"", "\"square\":\"c5\""),
         ("\"two_square_limit\":3", "\"two_square_limit\":1"),
