@@ -67,6 +67,17 @@ pub(crate) struct Chase {
     pub(crate) threatened: u128,
     /// The opponent's units that have evaded during this chase.
     pub(crate) evading: u128,
+    /// A Bloom filter of `positions` (two bits per hash out of 1,024), so
+    /// that looking up a position that never stood (nearly every lookup)
+    /// costs two bit tests, however long the chase. Derived from
+    /// `positions` alone.
+    filter: [u64; 16],
+}
+
+/// The two filter bits of a position hash.
+#[inline(always)]
+const fn filter_bits(hash: u64) -> [usize; 2] {
+    [(hash >> 54) as usize, ((hash >> 44) & 1023) as usize]
 }
 
 impl Chase {
@@ -93,12 +104,53 @@ impl Chase {
             self.first_ply = self.first_ply.saturating_add(2);
         }
         let _ = self.positions.try_push(position);
+        self.refilter();
         self.threatened = threatened;
+    }
+
+    /// An empty chase whose first position stood at `first_ply`, to be
+    /// filled with [`Chase::push_stored`].
+    pub(crate) fn stored(first_ply: u32) -> Chase {
+        Chase {
+            first_ply,
+            ..Chase::default()
+        }
+    }
+
+    /// Adds a position read back from a stored game.
+    pub(crate) fn push_stored(&mut self, position: u64) {
+        let _ = self.positions.try_push(position);
+        self.refilter();
+    }
+
+    /// Rebuilds the filter from `positions`: incrementally when the last
+    /// one is new, in full after the oldest was dropped.
+    fn refilter(&mut self) {
+        let full_rebuild = self.positions.is_full();
+        let set = |filter: &mut [u64; 16], hash: u64| {
+            for b in filter_bits(hash) {
+                filter[b / 64] |= 1 << (b % 64);
+            }
+        };
+        if full_rebuild {
+            self.filter = [0; 16];
+            for &p in &self.positions {
+                set(&mut self.filter, p);
+            }
+        } else if let Some(&p) = self.positions.last() {
+            set(&mut self.filter, p);
+        }
     }
 
     /// The ply at which `position` stood in this chase, earliest first.
     #[inline]
     pub(crate) fn stood_at(&self, position: u64) -> Option<u32> {
+        let maybe = filter_bits(position)
+            .iter()
+            .all(|&b| self.filter[b / 64] & (1 << (b % 64)) != 0);
+        if !maybe {
+            return None;
+        }
         self.positions
             .iter()
             .position(|&p| p == position)
@@ -137,6 +189,16 @@ mod tests {
         assert_eq!(c.positions.len(), CHASE_MEMORY);
         assert_eq!(c.stood_at(1000), None);
         assert_eq!(c.stood_at(1003), Some(17));
+        // The filter is the same as one built from what is remembered.
+        let mut again = Chase {
+            first_ply: c.first_ply,
+            threatened: 1,
+            ..Chase::default()
+        };
+        for &p in &c.positions {
+            again.push_stored(p);
+        }
+        assert_eq!(again, c);
         c.clear();
         assert_eq!(c, Chase::default());
     }

@@ -229,6 +229,9 @@ struct ActiveChase<'a> {
     base: u64,
     /// The chaser's previous move (for the move-back exception).
     previous: Option<RecentMove>,
+    /// The squares next to a piece that has evaded in the chase (bit =
+    /// square index): only a quiet move to one of them is a chasing move.
+    near: u128,
 }
 
 /// The two-square rule's ban for the player to move, if any: `unit` may not
@@ -483,10 +486,24 @@ impl Game {
         if !self.rules.more_squares_rule || color != self.turn || !chase.is_on() {
             return None;
         }
+        let mut near = 0u128;
+        let mut evading = chase.evading;
+        while evading != 0 {
+            let unit = evading.trailing_zeros() as usize;
+            evading &= evading - 1;
+            if let Some(u) = self.units.get(unit) {
+                for &n in &NEIGHBOURS[u.square.index()] {
+                    if n != NO_SQUARE {
+                        near |= 1u128 << n;
+                    }
+                }
+            }
+        }
         Some(ActiveChase {
             chase,
             base: self.arrangement ^ turn_key(color.opponent()),
             previous: self.recent[color.index()].last().copied(),
+            near,
         })
     }
 
@@ -504,17 +521,7 @@ impl Game {
         from: Square,
         to: Square,
     ) -> Option<u32> {
-        if self.board[to.index()] != EMPTY {
-            return None;
-        }
-        let evading = active.chase.evading;
-        let chasing = NEIGHBOURS[to.index()].iter().any(|&n| {
-            n != NO_SQUARE && {
-                let cell = self.board[n as usize];
-                cell != EMPTY && evading & bit(cell) != 0
-            }
-        });
-        if !chasing {
+        if active.near & (1u128 << to.index()) == 0 || self.board[to.index()] != EMPTY {
             return None;
         }
         if active

@@ -145,16 +145,13 @@ fn read_chase(game: &Game, color: Color, stored: &StoredChase) -> Result<Chase, 
     if n == 0 || n > CHASE_MEMORY {
         return bad(format!("a chase remembers 1 to {CHASE_MEMORY} positions"));
     }
-    let mut chase = Chase {
-        first_ply: stored.since_ply,
-        ..Chase::default()
-    };
+    let mut chase = Chase::stored(stored.since_ply);
     for p in &stored.positions {
         let hash = (p.len() == 16)
             .then(|| u64::from_str_radix(p, 16).ok())
             .flatten()
             .ok_or_else(|| StateError(format!("bad chase position `{p}`")))?;
-        chase.positions.push(hash);
+        chase.push_stored(hash);
     }
     for &id in &stored.evading {
         let unit = game
