@@ -67,17 +67,17 @@ pub(crate) struct Chase {
     pub(crate) threatened: u128,
     /// The opponent's units that have evaded during this chase.
     pub(crate) evading: u128,
-    /// A Bloom filter of `positions` (two bits per hash out of 1,024), so
+    /// A Bloom filter of `positions` (two bits per hash out of 2,048), so
     /// that looking up a position that never stood (nearly every lookup)
     /// costs two bit tests, however long the chase. Derived from
     /// `positions` alone.
-    filter: [u64; 16],
+    filter: [u64; 32],
 }
 
 /// The two filter bits of a position hash.
 #[inline(always)]
 const fn filter_bits(hash: u64) -> [usize; 2] {
-    [(hash >> 54) as usize, ((hash >> 44) & 1023) as usize]
+    [(hash >> 53) as usize, ((hash >> 42) & 2047) as usize]
 }
 
 impl Chase {
@@ -127,13 +127,13 @@ impl Chase {
     /// one is new, in full after the oldest was dropped.
     fn refilter(&mut self) {
         let full_rebuild = self.positions.is_full();
-        let set = |filter: &mut [u64; 16], hash: u64| {
+        let set = |filter: &mut [u64; 32], hash: u64| {
             for b in filter_bits(hash) {
                 filter[b / 64] |= 1 << (b % 64);
             }
         };
         if full_rebuild {
-            self.filter = [0; 16];
+            self.filter = [0; 32];
             for &p in &self.positions {
                 set(&mut self.filter, p);
             }

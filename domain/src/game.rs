@@ -229,9 +229,9 @@ struct ActiveChase<'a> {
     base: u64,
     /// The chaser's previous move (for the move-back exception).
     previous: Option<RecentMove>,
-    /// The squares next to a piece that has evaded in the chase (bit =
-    /// square index): only a quiet move to one of them is a chasing move.
-    near: u128,
+    /// The squares next to a piece that has evaded in the chase (by square
+    /// index): only a quiet move to one of them is a chasing move.
+    near: [bool; 100],
 }
 
 /// The two-square rule's ban for the player to move, if any: `unit` may not
@@ -486,7 +486,7 @@ impl Game {
         if !self.rules.more_squares_rule || color != self.turn || !chase.is_on() {
             return None;
         }
-        let mut near = 0u128;
+        let mut near = [false; 100];
         let mut evading = chase.evading;
         while evading != 0 {
             let unit = evading.trailing_zeros() as usize;
@@ -494,7 +494,7 @@ impl Game {
             if let Some(u) = self.units.get(unit) {
                 for &n in &NEIGHBOURS[u.square.index()] {
                     if n != NO_SQUARE {
-                        near |= 1u128 << n;
+                        near[n as usize] = true;
                     }
                 }
             }
@@ -521,7 +521,7 @@ impl Game {
         from: Square,
         to: Square,
     ) -> Option<u32> {
-        if active.near & (1u128 << to.index()) == 0 || self.board[to.index()] != EMPTY {
+        if !active.near[to.index()] || self.board[to.index()] != EMPTY {
             return None;
         }
         if active
