@@ -119,9 +119,14 @@ fn a_chase_that_does_not_fit_the_game_is_refused() {
         serde_json::from_value::<Game>(d)
     };
     assert!(tamper(&|_| {}).is_ok());
-    let bad: [&dyn Fn(&mut Value); 9] = [
+    let bad: [&dyn Fn(&mut Value); 11] = [
         &|d| d["rules"]["more_squares_rule"] = false.into(),
         &|d| d["chases"]["red"]["since_ply"] = 2.into(),
+        &|d| d["chases"]["red"]["since_ply"] = u32::MAX.into(),
+        &|d| {
+            d["chases"]["red"]["since_ply"] = u32::MAX.into();
+            d["ply"] = u32::MAX.into();
+        },
         &|d| d["chases"]["red"]["positions"] = serde_json::json!([]),
         &|d| d["chases"]["red"]["positions"][1] = "0123".into(),
         &|d| d["chases"]["red"]["positions"][1] = "xyzxyzxyzxyzxyzx".into(),
