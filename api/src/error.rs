@@ -38,6 +38,7 @@ pub enum ProblemKind {
     WrongPhase,
     IllegalMove,
     TwoSquareRule,
+    MoreSquaresRule,
     InvalidSetup,
     VersionConflict,
     IdempotencyKeyReused,
@@ -49,7 +50,7 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 19] = [
+    pub const ALL: [ProblemKind; 20] = [
         Self::ValidationFailed,
         Self::Unauthorized,
         Self::Forbidden,
@@ -61,6 +62,7 @@ impl ProblemKind {
         Self::WrongPhase,
         Self::IllegalMove,
         Self::TwoSquareRule,
+        Self::MoreSquaresRule,
         Self::InvalidSetup,
         Self::VersionConflict,
         Self::IdempotencyKeyReused,
@@ -85,6 +87,7 @@ impl ProblemKind {
             Self::WrongPhase => "wrong_phase",
             Self::IllegalMove => "illegal_move",
             Self::TwoSquareRule => "two_square_rule",
+            Self::MoreSquaresRule => "more_squares_rule",
             Self::InvalidSetup => "invalid_setup",
             Self::VersionConflict => "version_conflict",
             Self::IdempotencyKeyReused => "idempotency_key_reused",
@@ -110,6 +113,7 @@ impl ProblemKind {
             Self::WrongPhase => "Wrong phase",
             Self::IllegalMove => "Illegal move",
             Self::TwoSquareRule => "Two-square rule",
+            Self::MoreSquaresRule => "More-squares rule",
             Self::InvalidSetup => "Invalid setup",
             Self::VersionConflict => "Version conflict",
             Self::IdempotencyKeyReused => "Idempotency key reused",
@@ -138,6 +142,7 @@ impl ProblemKind {
             }
             Self::IllegalMove
             | Self::TwoSquareRule
+            | Self::MoreSquaresRule
             | Self::InvalidSetup
             | Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Self::RateLimited | Self::TooManyStreams => StatusCode::TOO_MANY_REQUESTS,
@@ -439,6 +444,7 @@ impl From<crate::games::GameError> for ApiError {
                     | A::NoDrawOffer
                     | A::OwnDrawOffer => ProblemKind::WrongPhase,
                     A::Illegal(M::TwoSquareRule { .. }) => ProblemKind::TwoSquareRule,
+                    A::Illegal(M::MoreSquaresRule { .. }) => ProblemKind::MoreSquaresRule,
                     A::Illegal(
                         M::NoPiece { .. }
                         | M::NotYourPiece { .. }
@@ -461,7 +467,15 @@ impl From<crate::games::GameError> for ApiError {
                         | M::RescueSquare { .. },
                     ) => ProblemKind::IllegalMove,
                 };
-                Self::new(kind, detail).with_extension("reason", refusal.kind())
+                let problem = Self::new(kind, detail).with_extension("reason", refusal.kind());
+                match refusal {
+                    // Where the position it would bring back stood (public:
+                    // both players saw it).
+                    A::Illegal(M::MoreSquaresRule { since_ply, .. }) => {
+                        problem.with_extension("since_ply", since_ply)
+                    }
+                    _ => problem,
+                }
             }
             E::InvalidSetup(problems) => {
                 Self::new(ProblemKind::InvalidSetup, detail).with_extension("problems", problems)
@@ -590,6 +604,12 @@ mod tests {
                     "two_square_rule",
                     "/problems/two-square-rule",
                     "Two-square rule",
+                    422
+                ),
+                (
+                    "more_squares_rule",
+                    "/problems/more-squares-rule",
+                    "More-squares rule",
                     422
                 ),
                 (

@@ -292,7 +292,8 @@ problem_response!(
     MoveRejected,
     ProblemKind::IllegalMove,
     422,
-    "The move breaks a rule: `illegal_move` or `two_square_rule`; or `validation_failed` \
+    "The move breaks a rule: `illegal_move`, `two_square_rule` or `more_squares_rule` \
+     (with `since_ply`: where the position it would bring back stood); or `validation_failed` \
      (a bad square or piece name), or `idempotency_key_reused`",
     "a scout cannot pass through the lake at d5"
 );

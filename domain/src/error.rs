@@ -39,6 +39,14 @@ pub enum IllegalMove {
         "two-square rule: the piece on {from} may not go back to {to} again (limit {limit} moves)"
     )]
     TwoSquareRule { from: Square, to: Square, limit: u8 },
+    #[error(
+        "more-squares rule: moving the piece on {from} to {to} would bring back the position that stood at ply {since_ply} of your chase"
+    )]
+    MoreSquaresRule {
+        from: Square,
+        to: Square,
+        since_ply: u32,
+    },
     #[error("rescue is not enabled in this game")]
     RescueDisabled,
     #[error("a rescue needs a move that ends on the opponent's back row")]
@@ -73,6 +81,7 @@ impl IllegalMove {
             IllegalMove::OwnPiece { .. } => "own_piece",
             IllegalMove::ScoutLongAttack { .. } => "scout_long_attack",
             IllegalMove::TwoSquareRule { .. } => "two_square_rule",
+            IllegalMove::MoreSquaresRule { .. } => "more_squares_rule",
             IllegalMove::RescueDisabled => "rescue_disabled",
             IllegalMove::RescueNotOnBackRow => "rescue_not_on_back_row",
             IllegalMove::RescueByScout => "rescue_by_scout",

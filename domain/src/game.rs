@@ -5,6 +5,7 @@ use std::fmt;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
+use crate::chase::{bit, piece_key, turn_key, Chase};
 use crate::error::{ActionError, GameError, IllegalMove};
 use crate::record::{BattleRecord, MoveRecord, Outcome};
 use crate::square::{Direction, NEIGHBOURS, NO_SQUARE};
@@ -211,6 +212,26 @@ pub struct Game {
     /// The pieces that made each player's rescues.
     pub(crate) rescuers: [ArrayVec<PieceId, 2>; 2],
     pub(crate) last_move: Option<MoveRecord>,
+    /// Each player's chase as the chaser (the more-squares rule; always
+    /// empty when the rule is off).
+    pub(crate) chases: [Chase; 2],
+    /// Hash of the arrangement (every piece id on its square; no turn):
+    /// see `crate::chase`. Derived, kept up to date by every change.
+    pub(crate) arrangement: u64,
+}
+
+/// What the more-squares rule needs to judge the moves of a player whose
+/// chase is on (their opponent has just evaded).
+struct ActiveChase<'a> {
+    chase: &'a Chase,
+    /// The hash of the position after a move, before that move's own piece
+    /// keys are applied.
+    base: u64,
+    /// The chaser's previous move (for the move-back exception).
+    previous: Option<RecentMove>,
+    /// The squares next to a piece that has evaded in the chase (by square
+    /// index): only a quiet move to one of them is a chasing move.
+    near: [bool; 100],
 }
 
 /// The two-square rule's ban for the player to move, if any: `unit` may not
@@ -336,10 +357,13 @@ impl Game {
             captured: [ArrayVec::new(), ArrayVec::new()],
             rescuers: [ArrayVec::new(), ArrayVec::new()],
             last_move: None,
+            chases: [Chase::default(), Chase::default()],
+            arrangement: 0,
         };
         for (i, u) in game.units.iter().enumerate() {
             game.board[u.square.index()] = i as u8;
         }
+        game.arrangement = game.arrangement_hash();
         game.result = game.start_of_turn_result(turn);
         game
     }
@@ -438,6 +462,122 @@ impl Game {
         cell < self.red_units
     }
 
+    /// The hash key of a unit standing where it stands now.
+    #[inline(always)]
+    fn unit_key(&self, unit: u8) -> u64 {
+        let u = &self.units[unit as usize];
+        piece_key(u.color, u.id, u.square)
+    }
+
+    /// The arrangement's hash computed from scratch (see `arrangement`).
+    pub(crate) fn arrangement_hash(&self) -> u64 {
+        (0..self.units.len() as u8)
+            .filter(|&i| self.units[i as usize].alive)
+            .fold(0, |h, i| h ^ self.unit_key(i))
+    }
+
+    /// The more-squares rule's view of `color`'s next move: `Some` only if
+    /// the rule is on, it is `color`'s turn and their chase is on. A player
+    /// not to move is never restricted by it: their chase can only be on
+    /// once the player to move has evaded (see `docs/more-squares-rule.md`).
+    #[inline(always)]
+    fn active_chase(&self, color: Color) -> Option<ActiveChase<'_>> {
+        let chase = &self.chases[color.index()];
+        if !self.rules.more_squares_rule || color != self.turn || !chase.is_on() {
+            return None;
+        }
+        let mut near = [false; 100];
+        let mut evading = chase.evading;
+        while evading != 0 {
+            let unit = evading.trailing_zeros() as usize;
+            evading &= evading - 1;
+            if let Some(u) = self.units.get(unit) {
+                for &n in &NEIGHBOURS[u.square.index()] {
+                    if n != NO_SQUARE {
+                        near[n as usize] = true;
+                    }
+                }
+            }
+        }
+        Some(ActiveChase {
+            chase,
+            base: self.arrangement ^ turn_key(color.opponent()),
+            previous: self.recent[color.index()].last().copied(),
+            near,
+        })
+    }
+
+    /// Whether the more-squares rule forbids `unit`'s move from `from` to
+    /// `to` (already otherwise legal); `Some(ply)`: the earliest ply at
+    /// which the position it would bring back stood. An attack is never
+    /// forbidden (a battle ends the chase), nor a move that threatens none
+    /// of the pieces that have evaded in the chase, nor the move straight
+    /// back to the square the piece came from on the chaser's previous turn.
+    #[inline(always)]
+    fn chase_forbids(
+        &self,
+        active: &ActiveChase,
+        unit: u8,
+        from: Square,
+        to: Square,
+    ) -> Option<u32> {
+        if !active.near[to.index()] || self.board[to.index()] != EMPTY {
+            return None;
+        }
+        if active
+            .previous
+            .is_some_and(|p| p.unit == unit && p.from == to && p.to == from)
+        {
+            return None;
+        }
+        let u = &self.units[unit as usize];
+        let position = active.base ^ piece_key(u.color, u.id, from) ^ piece_key(u.color, u.id, to);
+        active.chase.stood_at(position)
+    }
+
+    /// Updates both chases after `by`'s move of `mover` to `to` (already
+    /// on the board; `self.ply` is the ply just played).
+    fn update_chases(&mut self, by: Color, mover: u8, to: Square, battle_or_rescue: bool) {
+        if battle_or_rescue {
+            // Any battle ends every chase; so does a rescue (the arrangement
+            // gains a piece, so no earlier position can come back anyway).
+            self.chases = [Chase::default(), Chase::default()];
+            return;
+        }
+        // The opponent's chase: did this move evade its threat?
+        let theirs = &mut self.chases[by.opponent().index()];
+        if theirs.is_on() {
+            if theirs.threatened & bit(mover) != 0 {
+                theirs.evading |= bit(mover);
+                theirs.threatened = 0;
+            } else {
+                theirs.clear();
+            }
+        }
+        // Our own chase: whom does this move threaten?
+        let threatened = self.threatened_by(by, to);
+        let position = self.arrangement ^ turn_key(by.opponent());
+        let ply = self.ply;
+        let ours = &mut self.chases[by.index()];
+        if threatened == 0 {
+            ours.clear();
+        } else {
+            ours.record(ply, position, threatened);
+        }
+    }
+
+    /// The opponent's units next to `to` (a set of unit bits): those that a
+    /// piece of `by` standing on `to` threatens.
+    pub(crate) fn threatened_by(&self, by: Color, to: Square) -> u128 {
+        let is_red = by == Color::Red;
+        NEIGHBOURS[to.index()]
+            .iter()
+            .filter(|&&n| n != NO_SQUARE)
+            .map(|&n| self.board[n as usize])
+            .filter(|&cell| cell != EMPTY && self.cell_is_red(cell) != is_red)
+            .fold(0, |set, cell| set | bit(cell))
+    }
+
     /// The two-square rule's ban on `color`'s next move, if any.
     fn ban(&self, color: Color) -> Option<Ban> {
         let limit = self.rules.two_square_limit as usize;
@@ -494,6 +634,7 @@ impl Game {
     #[inline(always)]
     fn for_each_move(&self, color: Color, mut f: impl FnMut(Move) -> bool) -> bool {
         let ban = self.ban(color);
+        let chase = self.active_chase(color);
         let strike = self.rules.scout_strike_after_move;
         let is_red = color == Color::Red;
         for i in self.units_of(color) {
@@ -506,10 +647,15 @@ impl Game {
             let neighbours = &NEIGHBOURS[from.index()];
             let mut emit = |to: u8| -> bool {
                 let to = Square::from_index_wrapping(to);
-                match unit_ban {
-                    Some(b) if b.forbids(from, to) => true,
-                    _ => f(Move { from, to }),
+                if unit_ban.is_some_and(|b| b.forbids(from, to)) {
+                    return true;
                 }
+                if let Some(active) = &chase {
+                    if self.chase_forbids(active, i as u8, from, to).is_some() {
+                        return true;
+                    }
+                }
+                f(Move { from, to })
             };
             if u.piece == Piece::Scout {
                 for d in Direction::ALL {
@@ -634,6 +780,15 @@ impl Game {
                 });
             }
         }
+        if let Some(active) = self.active_chase(by) {
+            if let Some(since_ply) = self.chase_forbids(&active, cell, from, to) {
+                return Err(IllegalMove::MoreSquaresRule {
+                    from,
+                    to,
+                    since_ply,
+                });
+            }
+        }
         Ok(())
     }
 
@@ -745,6 +900,7 @@ impl Game {
     }
 
     fn remove(&mut self, unit: u8) {
+        self.arrangement ^= self.unit_key(unit);
         let u = &mut self.units[unit as usize];
         u.alive = false;
         let color = u.color;
@@ -780,7 +936,9 @@ impl Game {
         if target == EMPTY {
             self.board[from.index()] = EMPTY;
             self.board[to.index()] = mover;
+            self.arrangement ^= self.unit_key(mover);
             self.units[mover as usize].square = to;
+            self.arrangement ^= self.unit_key(mover);
             mover_survives = true;
         } else {
             let attacker = self.units[mover as usize].piece;
@@ -802,7 +960,9 @@ impl Game {
                     self.remove(target);
                     self.board[from.index()] = EMPTY;
                     self.board[to.index()] = mover;
+                    self.arrangement ^= self.unit_key(mover);
                     self.units[mover as usize].square = to;
+                    self.arrangement ^= self.unit_key(mover);
                     flag_captured = defender == Piece::Flag;
                 }
                 Outcome::DefenderWins => self.remove(mover),
@@ -845,6 +1005,7 @@ impl Game {
                 u.revealed = true;
                 u.square = r.square;
                 self.board[r.square.index()] = unit;
+                self.arrangement ^= self.unit_key(unit);
                 let id = self.units[mover as usize].id;
                 let _ = self.rescuers[by.index()].try_push(id);
                 rescued = Some(r);
@@ -869,6 +1030,10 @@ impl Game {
         }
         if self.draw_offer == Some(by) {
             self.draw_offer = None;
+        }
+        debug_assert_eq!(self.arrangement, self.arrangement_hash());
+        if self.rules.more_squares_rule {
+            self.update_chases(by, mover, to, battle.is_some() || rescued.is_some());
         }
         let u = &self.units[mover as usize];
         let record = MoveRecord {

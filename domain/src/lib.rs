@@ -9,6 +9,7 @@
 //! hold a rank the player may not know.
 
 mod board_string;
+mod chase;
 mod error;
 mod game;
 mod piece;

@@ -26,6 +26,11 @@ pub struct Rules {
     /// Draw (`move_limit`) after this many plies in a row without a battle;
     /// `None` (default) for no cap.
     pub max_plies_without_battle: Option<u32>,
+    /// The more-squares rule (ISF game rules art. 11): a player who keeps
+    /// chasing the same evading pieces may not make a chasing move back into
+    /// a position that has already stood since the chase began (default off;
+    /// see `docs/more-squares-rule.md`).
+    pub more_squares_rule: bool,
 }
 
 /// Smallest and largest allowed `two_square_limit`.
@@ -43,6 +48,7 @@ impl Default for Rules {
             rescue: false,
             max_plies: None,
             max_plies_without_battle: None,
+            more_squares_rule: false,
         }
     }
 }
@@ -59,6 +65,18 @@ pub enum RulesError {
 }
 
 impl Rules {
+    /// The ruleset of ISF tournament play: the defaults (which already are
+    /// the ISF rules: two-square limit 3, a scout may strike after moving,
+    /// equal ranks both lose, both ranks revealed, no rescue) plus the
+    /// more-squares rule. No ply cap: tournaments end long games with the
+    /// clock, which is the service's business, not a ruleset's.
+    pub fn tournament() -> Rules {
+        Rules {
+            more_squares_rule: true,
+            ..Rules::default()
+        }
+    }
+
     /// Checks every setting's range.
     pub fn validate(&self) -> Result<(), RulesError> {
         if !TWO_SQUARE_LIMIT_RANGE.contains(&self.two_square_limit) {
@@ -114,5 +132,26 @@ mod tests {
         };
         assert!(r.validate().is_err());
         assert!(serde_json::from_str::<Rules>(r#"{"bogus":1}"#).is_err());
+    }
+
+    #[test]
+    fn more_squares_rule_is_off_by_default_and_on_in_the_tournament_preset() {
+        assert!(!Rules::default().more_squares_rule);
+        // A ruleset stored before the setting existed still loads.
+        let old = r#"{"two_square_limit":3,"scout_strike_after_move":true,"aggressor_advantage":false,"silent_defense":false,"rescue":false,"max_plies":null,"max_plies_without_battle":null}"#;
+        assert_eq!(
+            serde_json::from_str::<Rules>(old).unwrap(),
+            Rules::default()
+        );
+        let t = Rules::tournament();
+        assert!(t.more_squares_rule);
+        assert!(t.validate().is_ok());
+        assert_eq!(
+            Rules {
+                more_squares_rule: false,
+                ..t
+            },
+            Rules::default()
+        );
     }
 }

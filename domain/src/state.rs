@@ -5,13 +5,18 @@
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
+use crate::chase::{bit, turn_key, Chase, CHASE_MEMORY};
 use crate::game::{PieceId, RecentMove, Unit, EMPTY, RECENT_MOVES};
 use crate::view::ByColor;
 use crate::{Color, Game, GameResult, MoveRecord, Piece, Rules, Square, Variant};
 
 /// The current format version. Bump it (and keep reading the old versions)
-/// whenever the stored shape changes.
-pub const FORMAT_VERSION: u32 = 1;
+/// whenever the stored shape changes. Version 2 added `chases` (the
+/// more-squares rule); version 1 documents, which have none, still load.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest format version still read.
+const OLDEST_FORMAT: u32 = 1;
 
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -33,6 +38,26 @@ pub(crate) struct GameState {
     /// The pieces that made each player's rescues.
     rescuers: ByColor<Vec<PieceId>>,
     last_move: Option<MoveRecord>,
+    /// Each player's chase as the chaser (more-squares rule), `null` when
+    /// there is none. Absent in format 1.
+    #[serde(default)]
+    chases: ByColor<Option<StoredChase>>,
+}
+
+/// A continuous chase (more-squares rule). The pieces its last move
+/// threatens are not stored: they are the opponent's pieces next to where
+/// the chaser's last move (`last_move`) ended.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoredChase {
+    /// The ply after which the first remembered position stood; the others
+    /// follow two plies apart.
+    since_ply: u32,
+    /// The hash of the position after each of the chaser's moves in the
+    /// chase (16 hex digits each; see `crate::chase`), oldest first.
+    positions: Vec<String>,
+    /// The opponent's pieces that have evaded during the chase.
+    evading: Vec<PieceId>,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -90,8 +115,83 @@ impl From<Game> for GameState {
             },
             rescuers: by_color(&|c| g.rescuers[c.index()].to_vec()),
             last_move: g.last_move,
+            chases: ByColor {
+                red: stored_chase(&g, Color::Red),
+                blue: stored_chase(&g, Color::Blue),
+            },
         }
     }
+}
+
+fn stored_chase(g: &Game, color: Color) -> Option<StoredChase> {
+    let c = &g.chases[color.index()];
+    c.is_on().then(|| StoredChase {
+        since_ply: c.first_ply,
+        positions: c.positions.iter().map(|h| format!("{h:016x}")).collect(),
+        evading: (0..g.units.len() as u8)
+            .filter(|&i| c.evading & bit(i) != 0)
+            .map(|i| g.units[i as usize].id)
+            .collect(),
+    })
+}
+
+/// Reads one stored chase of `color` back, checking it against the game
+/// (whose `chases` are still empty).
+fn read_chase(game: &Game, color: Color, stored: &StoredChase) -> Result<Chase, StateError> {
+    if !game.rules.more_squares_rule {
+        return bad("a chase in a game without the more-squares rule");
+    }
+    let n = stored.positions.len();
+    if n == 0 || n > CHASE_MEMORY {
+        return bad(format!("a chase remembers 1 to {CHASE_MEMORY} positions"));
+    }
+    let mut chase = Chase::stored(stored.since_ply);
+    for p in &stored.positions {
+        let hash = (p.len() == 16)
+            .then(|| u64::from_str_radix(p, 16).ok())
+            .flatten()
+            .ok_or_else(|| StateError(format!("bad chase position `{p}`")))?;
+        chase.push_stored(hash);
+    }
+    for &id in &stored.evading {
+        let unit = game
+            .units
+            .iter()
+            .position(|u| u.id == id && u.alive && u.color != color)
+            .ok_or_else(|| StateError(format!("chase: {} is not an opponent's piece", id.get())))?
+            as u8;
+        if chase.evading & bit(unit) != 0 {
+            return bad("chase: a piece evades twice");
+        }
+        chase.evading |= bit(unit);
+    }
+    // The last remembered position is after the chaser's last move: the
+    // last ply if the opponent is to move (awaiting the evasion), the one
+    // before if the opponent has just evaded.
+    let awaiting = game.turn != color;
+    let last = u64::from(stored.since_ply) + 2 * (n as u64 - 1);
+    let expected = u64::from(game.ply) - u64::from(!awaiting);
+    if u64::from(game.ply) < u64::from(!awaiting) || last != expected {
+        return bad("chase positions do not end at the chaser's last move");
+    }
+    if awaiting {
+        // Nothing has moved since: the position stands now, and the pieces
+        // next to where the chaser's last move ended are the ones threatened.
+        let record = game
+            .last_move
+            .filter(|m| m.color == color && m.battle.is_none() && m.rescue.is_none())
+            .ok_or_else(|| StateError("chase: the last move is not the chaser's".into()))?;
+        if chase.positions.last() != Some(&(game.arrangement ^ turn_key(game.turn))) {
+            return bad("chase: the last position is not the one on the board");
+        }
+        chase.threatened = game.threatened_by(color, record.to);
+        if chase.threatened == 0 {
+            return bad("chase: the chaser's last move threatens nothing");
+        }
+    } else if chase.evading == 0 {
+        return bad("chase: the chaser is to move but nothing has evaded");
+    }
+    Ok(chase)
 }
 
 fn stored_moves(g: &Game, color: Color) -> Vec<StoredMove> {
@@ -118,8 +218,11 @@ impl TryFrom<GameState> for Game {
     type Error = StateError;
 
     fn try_from(s: GameState) -> Result<Game, StateError> {
-        if s.format != FORMAT_VERSION {
+        if !(OLDEST_FORMAT..=FORMAT_VERSION).contains(&s.format) {
             return bad(format!("unsupported format version {}", s.format));
+        }
+        if s.format < 2 && (s.chases.red.is_some() || s.chases.blue.is_some()) {
+            return bad("format 1 has no chases");
         }
         s.rules.validate().map_err(|e| StateError(e.to_string()))?;
         if s.plies_without_battle > s.ply {
@@ -231,7 +334,7 @@ impl TryFrom<GameState> for Game {
                 rescuers[c].push(id);
             }
         }
-        let game = Game {
+        let mut game = Game {
             variant: s.variant,
             rules: s.rules,
             units,
@@ -246,7 +349,15 @@ impl TryFrom<GameState> for Game {
             captured,
             rescuers,
             last_move: s.last_move,
+            chases: [Chase::default(), Chase::default()],
+            arrangement: 0,
         };
+        game.arrangement = game.arrangement_hash();
+        for color in Color::ALL {
+            if let Some(stored) = s.chases.get(color) {
+                game.chases[color.index()] = read_chase(&game, color, stored)?;
+            }
+        }
         // A game that is on always has a player to move who can move (every
         // move and `Game::new` end the game otherwise).
         if game.result.is_none() && game.start_of_turn_result(game.turn).is_some() {

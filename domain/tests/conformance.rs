@@ -75,6 +75,10 @@ fn parse_move(s: &str) -> Result<Move, String> {
 
 fn parse_rules(value: &str, rules: &mut Rules) -> Check {
     for item in value.split_whitespace() {
+        if item == "tournament" {
+            *rules = Rules::tournament();
+            continue;
+        }
         let (k, v) = item
             .split_once('=')
             .ok_or_else(|| format!("bad rule `{item}`"))?;
@@ -94,6 +98,7 @@ fn parse_rules(value: &str, rules: &mut Rules) -> Check {
             "rescue" => rules.rescue = flag()?,
             "max_plies" => rules.max_plies = cap()?,
             "max_plies_without_battle" => rules.max_plies_without_battle = cap()?,
+            "more_squares_rule" => rules.more_squares_rule = flag()?,
             _ => return Err(format!("unknown rule `{k}`")),
         }
     }
@@ -651,6 +656,7 @@ fn api_code(error: &ActionError) -> &'static str {
     match error {
         ActionError::NotYourTurn | ActionError::TimeoutNotOnTurn => "not_your_turn",
         ActionError::Illegal(IllegalMove::TwoSquareRule { .. }) => "two_square_rule",
+        ActionError::Illegal(IllegalMove::MoreSquaresRule { .. }) => "more_squares_rule",
         ActionError::Illegal(_) => "illegal_move",
         ActionError::GameOver
         | ActionError::DrawAlreadyOffered

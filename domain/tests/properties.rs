@@ -23,9 +23,10 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         any::<bool>(),
         prop::option::weighted(0.2, 20u32..400),
         prop::option::weighted(0.2, 5u32..100),
+        any::<bool>(),
     )
         .prop_map(
-            |(limit, strike, aggressor, silent, rescue, mp, mpwb)| Rules {
+            |(limit, strike, aggressor, silent, rescue, mp, mpwb, more_squares)| Rules {
                 two_square_limit: limit,
                 scout_strike_after_move: strike,
                 aggressor_advantage: aggressor,
@@ -33,6 +34,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
                 rescue,
                 max_plies: mp,
                 max_plies_without_battle: mpwb,
+                more_squares_rule: more_squares,
             },
         )
 }
@@ -237,7 +239,19 @@ fn random_action(game: &Game, rng: &mut SplitMix64) -> (Color, Action) {
         let to = Square::from_index(rng.below(100) as u8).unwrap();
         return (Color::ALL[rng.below(2)], Action::play(from, to));
     }
-    let m = legal[rng.below(legal.len())];
+    let mut m = legal[rng.below(legal.len())];
+    if game.rules().more_squares_rule && roll < 700 {
+        // Chase: mostly moves next to an opponent's piece, so that chases
+        // (and the rule's refusals) are common.
+        let threats: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| threatens(game, turn, m.to))
+            .collect();
+        if !threats.is_empty() {
+            m = threats[rng.below(threats.len())];
+        }
+    }
     let rescue = (roll < 400).then(|| Rescue {
         piece: Piece::ALL[rng.below(12)],
         square: Square::from_index(rng.below(100) as u8).unwrap(),
@@ -250,6 +264,23 @@ fn random_action(game: &Game, rng: &mut SplitMix64) -> (Color, Action) {
             rescue,
         },
     )
+}
+
+/// Whether a piece of `by` moving to the empty square `to` would stand next
+/// to an opponent's piece (a threat, for the more-squares rule).
+fn threatens(game: &Game, by: Color, to: Square) -> bool {
+    if game.piece_on(to).is_some() {
+        return false;
+    }
+    let (f, r) = (to.file() as i8, to.rank() as i8);
+    [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().any(|(df, dr)| {
+        let (nf, nr) = (f + df, r + dr);
+        (0..=9).contains(&nf)
+            && (1..=10).contains(&nr)
+            && Square::from_file_rank(nf as u8, nr as u8)
+                .and_then(|s| game.piece_on(s))
+                .is_some_and(|p| p.color != by)
+    })
 }
 
 fn play_and_check(variant: Variant, rules: Rules, seed: u64, plies: usize) {
@@ -365,6 +396,14 @@ fn long_games_stay_consistent() {
     for seed in 0..3 {
         play_and_check(Variant::Classic, Rules::default(), seed, 1500);
     }
+    // And with the more-squares rule on, chasing most of the time.
+    for (variant, seed) in [
+        (Variant::Classic, 3),
+        (Variant::Barrage, 4),
+        (Variant::Duel, 5),
+    ] {
+        play_and_check(variant, Rules::tournament(), seed, 1500);
+    }
 }
 
 #[test]
@@ -377,9 +416,10 @@ fn tampered_state_is_refused() {
     )
     .unwrap();
     let json = serde_json::to_string(&game).unwrap();
-    assert!(json.starts_with("{\"format\":1,"));
+    assert!(json.starts_with("{\"format\":2,"));
     for (from, to) in [
-        ("\"format\":1", "\"format\":2"),
+        ("\"format\":2", "\"format\":3"),
+        ("\"format\":2", "\"format\":0"),
         ("\"square\":\"a1\"", "\"square\":\"b1\""),
         ("\"square\":\"a1\"", "\"square\":\"c5\""),
         ("\"two_square_limit\":3", "\"two_square_limit\":1"),

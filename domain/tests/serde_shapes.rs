@@ -75,7 +75,8 @@ fn small_types() {
     assert_eq!(
         serde_json::to_value(Rules::default()).unwrap(),
         json!({"two_square_limit":3,"scout_strike_after_move":true,"aggressor_advantage":false,
-               "silent_defense":false,"rescue":false,"max_plies":null,"max_plies_without_battle":null})
+               "silent_defense":false,"rescue":false,"max_plies":null,"max_plies_without_battle":null,
+               "more_squares_rule":false})
     );
     assert_eq!(
         serde_json::to_value(SetupProblem::WrongCount {

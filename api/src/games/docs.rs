@@ -51,7 +51,7 @@ pub enum PieceDoc {
 #[derive(ToSchema)]
 #[schema(as = Rules, example = json!({"two_square_limit": 3, "scout_strike_after_move": true,
     "aggressor_advantage": false, "silent_defense": false, "rescue": false,
-    "max_plies": null, "max_plies_without_battle": null}))]
+    "max_plies": null, "max_plies_without_battle": null, "more_squares_rule": false}))]
 pub struct RulesDoc {
     /// 2-10, default 3
     #[schema(minimum = 2, maximum = 10)]
@@ -70,6 +70,9 @@ pub struct RulesDoc {
     /// a draw after this many plies without a battle; null = no cap
     #[schema(minimum = 1, maximum = 1_000_000)]
     max_plies_without_battle: Option<u32>,
+    /// default false; tournament play turns it on: no endless chase back into
+    /// a position that already stood during the chase (docs/more-squares-rule.md)
+    more_squares_rule: Option<bool>,
 }
 
 /// One occupied square as the viewer sees it.
