@@ -68,8 +68,9 @@ fn chase_positions(min_positions: usize) -> (Game, Game) {
             }
             let moves = game.legal_moves();
             let by = game.turn();
-            let quiet = |m: &&Move| game.piece_on(m.to).is_none();
+            let quiet = |m: &&Move| game.full_truth().piece_on(m.to).is_none();
             let evasions: Vec<Move> = game
+                .full_truth()
                 .last_move()
                 .filter(|l| l.battle.is_none())
                 .map(|l| {
@@ -85,7 +86,8 @@ fn chase_positions(min_positions: usize) -> (Game, Game) {
                 .iter()
                 .filter(quiet)
                 .filter(|m| {
-                    game.pieces()
+                    game.full_truth()
+                        .pieces()
                         .any(|p| p.color != by && p.square != m.from && next_to(p.square, m.to))
                 })
                 .copied()

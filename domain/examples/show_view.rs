@@ -10,7 +10,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for viewer in [Viewer::Player(Color::Red), Viewer::Spectator] {
         println!("{viewer:?}: {}", serde_json::to_string(&game.view(viewer))?);
     }
-    if let Some(record) = game.last_move() {
+    if let Some(record) = game.full_truth().last_move() {
         println!("record: {}", serde_json::to_string(record)?);
         let view = game.move_view(record, Viewer::Player(record.color.opponent()));
         println!(

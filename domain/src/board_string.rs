@@ -47,7 +47,7 @@ impl Game {
     /// The position as a 100-character board string (full truth).
     pub fn to_board_string(&self) -> String {
         Square::all()
-            .map(|sq| match self.piece_on(sq) {
+            .map(|sq| match self.piece_at(sq) {
                 Some(p) => piece_char(p.color, p.piece),
                 None if sq.is_lake() => '_',
                 None => 'A',

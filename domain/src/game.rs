@@ -37,7 +37,7 @@ impl fmt::Display for Move {
     }
 }
 
-/// A rescue made as part of a move (RULES.md `rescue`): which captured piece
+/// A rescue made as part of a move (docs/rules.md `rescue`): which captured piece
 /// comes back, and where it is placed.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -137,6 +137,41 @@ impl PieceId {
     /// The raw number (0..100).
     pub const fn get(self) -> u8 {
         self.0
+    }
+}
+
+/// The full truth about a game: every rank, where every piece stands, what
+/// was captured, the last ply as it really was. Only from
+/// [`Game::full_truth`], named so that no caller reaches it by accident;
+/// a viewer gets a [`View`] instead.
+#[derive(Copy, Clone, Debug)]
+pub struct FullTruth<'a>(&'a Game);
+
+impl<'a> FullTruth<'a> {
+    /// The full record of the last ply, if any.
+    pub fn last_move(self) -> Option<&'a MoveRecord> {
+        self.0.last_move.as_ref()
+    }
+
+    /// The piece on `square`.
+    pub fn piece_on(self, square: Square) -> Option<PieceState> {
+        self.0.piece_at(square)
+    }
+
+    /// Every piece on the board, in unit order.
+    pub fn pieces(self) -> impl Iterator<Item = PieceState> + 'a {
+        let game = self.0;
+        (0..game.units.len())
+            .filter(move |&i| game.units[i].alive)
+            .map(move |i| game.piece_state(i))
+    }
+
+    /// The pieces of `color` that were captured, in capture order.
+    pub fn captured(self, color: Color) -> impl Iterator<Item = Piece> + 'a {
+        let game = self.0;
+        game.captured[color.index()]
+            .iter()
+            .map(move |&i| game.units[i as usize].piece)
     }
 }
 
@@ -272,7 +307,7 @@ fn coordinate(square: Square, vertical: bool) -> u8 {
     }
 }
 
-/// Battle resolution (RULES.md "Battle").
+/// Battle resolution (docs/rules.md "Battle").
 pub(crate) fn battle_outcome(attacker: Piece, defender: Piece, aggressor: bool) -> Outcome {
     match defender {
         Piece::Flag => Outcome::AttackerWins,
@@ -413,29 +448,15 @@ impl Game {
         self.rescuers[color.index()].len() as u8
     }
 
-    /// The full record of the last ply, if any.
-    pub fn last_move(&self) -> Option<&MoveRecord> {
-        self.last_move.as_ref()
+    /// The full truth about this game (every rank), for storage, replays
+    /// and tests: never for a viewer, who gets [`Game::view`].
+    pub fn full_truth(&self) -> FullTruth<'_> {
+        FullTruth(self)
     }
 
-    /// The full truth about the piece on `square` (not for players' eyes).
-    pub fn piece_on(&self, square: Square) -> Option<PieceState> {
+    pub(crate) fn piece_at(&self, square: Square) -> Option<PieceState> {
         let i = self.board[square.index()];
         (i != EMPTY).then(|| self.piece_state(i as usize))
-    }
-
-    /// Every piece on the board, full truth, in unit order.
-    pub fn pieces(&self) -> impl Iterator<Item = PieceState> + '_ {
-        (0..self.units.len())
-            .filter(|&i| self.units[i].alive)
-            .map(|i| self.piece_state(i))
-    }
-
-    /// The pieces of `color` that were captured, in capture order (full truth).
-    pub fn captured(&self, color: Color) -> impl Iterator<Item = Piece> + '_ {
-        self.captured[color.index()]
-            .iter()
-            .map(|&i| self.units[i as usize].piece)
     }
 
     fn piece_state(&self, i: usize) -> PieceState {

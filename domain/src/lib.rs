@@ -1,5 +1,5 @@
 //! Stratego, and nothing else: board, pieces, variants, rules, setups, the
-//! game with every rule of RULES.md (except its "Later rules"), per-viewer
+//! game with every rule of docs/rules.md, per-viewer
 //! views, serialization and the Gravon board string. No I/O, no async.
 //!
 //! The shape follows shakmaty: an unvalidated [`Placement`] becomes a
@@ -26,8 +26,8 @@ mod view;
 pub use board_string::{char_piece, piece_char};
 pub use error::{ActionError, BoardStringError, GameError, IllegalMove};
 pub use game::{
-    Action, Applied, EndReason, Game, GameResult, Move, MoveList, PieceId, PieceState, Rescue,
-    MAX_LEGAL_MOVES,
+    Action, Applied, EndReason, FullTruth, Game, GameResult, Move, MoveList, PieceId, PieceState,
+    Rescue, MAX_LEGAL_MOVES,
 };
 pub use piece::{Color, ParseColorError, ParsePieceError, Piece};
 pub use record::{BattleRecord, BattleView, MoveRecord, MoveView, Outcome};

@@ -433,7 +433,10 @@ fn run_case(case: &Case) -> Check {
             "at" => {
                 let w: Vec<&str> = value.split_whitespace().collect();
                 let s = sq(w[0]).map_err(at)?;
-                let p = g.piece_on(s).ok_or_else(|| at(format!("{s} is empty")))?;
+                let p = g
+                    .full_truth()
+                    .piece_on(s)
+                    .ok_or_else(|| at(format!("{s} is empty")))?;
                 if p.color.name() != w[1] || p.piece.name() != w[2] {
                     return Err(at(format!("{s} holds {} {}", p.color, p.piece)));
                 }
@@ -453,7 +456,7 @@ fn run_case(case: &Case) -> Check {
             "empty" => {
                 for w in value.split_whitespace() {
                     let s = sq(w).map_err(at)?;
-                    if let Some(p) = g.piece_on(s) {
+                    if let Some(p) = g.full_truth().piece_on(s) {
                         return Err(at(format!("{s} holds {} {}", p.color, p.piece)));
                     }
                 }
@@ -477,7 +480,7 @@ fn run_case(case: &Case) -> Check {
                 // `captured: red scout spy` (full list, capture order, truth)
                 let w: Vec<&str> = value.split_whitespace().collect();
                 let c = color(w[0]).map_err(at)?;
-                let got: Vec<&str> = g.captured(c).map(Piece::name).collect();
+                let got: Vec<&str> = g.full_truth().captured(c).map(Piece::name).collect();
                 if got != w[1..] {
                     return Err(at(format!("captured {c}: {got:?}")));
                 }

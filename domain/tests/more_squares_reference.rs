@@ -37,7 +37,10 @@ struct Ply {
 }
 
 fn arrangement(game: &Game) -> Arrangement {
-    game.pieces().map(|p| (p.square, (p.color, p.id))).collect()
+    game.full_truth()
+        .pieces()
+        .map(|p| (p.square, (p.color, p.id)))
+        .collect()
 }
 
 fn neighbours(s: Square) -> impl Iterator<Item = Square> {
@@ -132,7 +135,7 @@ fn pick(game: &Game, seen: &HashSet<(Arrangement, Color)>, rng: &mut SplitMix64)
         after.insert(m.to, p);
         seen.contains(&(after, by.opponent()))
     };
-    let evasions: Vec<Move> = match game.last_move() {
+    let evasions: Vec<Move> = match game.full_truth().last_move() {
         Some(l) if l.battle.is_none() => moves
             .iter()
             .copied()
@@ -260,7 +263,7 @@ fn the_rule_matches_a_naive_reading_of_it() {
             }
             let m = pick(&game, &seen, &mut rng);
             let by = game.turn();
-            let piece = game.piece_on(m.from).unwrap().id;
+            let piece = game.full_truth().piece_on(m.from).unwrap().id;
             let record = game
                 .apply(by, Action::play(m.from, m.to))
                 .unwrap()

@@ -69,7 +69,7 @@ impl Knowledge {
             }
         }
         if let Some(r) = record.rescue {
-            let id = game.piece_on(r.square).unwrap().id;
+            let id = game.full_truth().piece_on(r.square).unwrap().id;
             self.revealed.insert(id);
         }
     }
@@ -78,10 +78,10 @@ impl Knowledge {
 /// The view must not show a rank its viewer may not know.
 fn check_view(game: &Game, view: &View, viewer: Viewer, knowledge: &Knowledge) {
     let finished = game.is_finished();
-    let truth: Vec<_> = game.pieces().collect();
+    let truth: Vec<_> = game.full_truth().pieces().collect();
     assert_eq!(view.board.len(), truth.len());
     for pv in &view.board {
-        let t = game.piece_on(pv.square).unwrap();
+        let t = game.full_truth().piece_on(pv.square).unwrap();
         assert_eq!((t.id, t.color, t.moved), (pv.id, pv.color, pv.moved));
         let own = viewer == Viewer::Player(pv.color);
         match pv.piece {
@@ -103,7 +103,7 @@ fn check_view(game: &Game, view: &View, viewer: Viewer, knowledge: &Knowledge) {
     }
     for color in Color::ALL {
         let shown = view.captured.get(color);
-        let truth: Vec<Piece> = game.captured(color).collect();
+        let truth: Vec<Piece> = game.full_truth().captured(color).collect();
         assert_eq!(shown.len(), truth.len());
         // The known ranks come first, in capture order (a subsequence of
         // the truth), then one `None` per rank the viewer may not know.
@@ -121,7 +121,7 @@ fn check_view(game: &Game, view: &View, viewer: Viewer, knowledge: &Knowledge) {
             assert!(viewer != Viewer::Player(color) && !finished);
         }
     }
-    if let (Some(mv), Some(rec)) = (view.last_move, game.last_move()) {
+    if let (Some(mv), Some(rec)) = (view.last_move, game.full_truth().last_move()) {
         let own = viewer == Viewer::Player(rec.color);
         if mv.piece.is_some() {
             assert!(own || finished || rec.piece_revealed);
@@ -154,7 +154,7 @@ fn check_moves_agree(game: &Game) {
     assert_eq!(legal.is_empty(), game.is_finished());
     let by = game.turn();
     for from in Square::all() {
-        let occupied = game.piece_on(from).is_some();
+        let occupied = game.full_truth().piece_on(from).is_some();
         for to in Square::all() {
             // Empty origins are all refused the same way; test a sample.
             if !occupied && (from.index() + to.index()) % 17 != 0 {
@@ -269,7 +269,7 @@ fn random_action(game: &Game, rng: &mut SplitMix64) -> (Color, Action) {
 /// Whether a piece of `by` moving to the empty square `to` would stand next
 /// to an opponent's piece (a threat, for the more-squares rule).
 fn threatens(game: &Game, by: Color, to: Square) -> bool {
-    if game.piece_on(to).is_some() {
+    if game.full_truth().piece_on(to).is_some() {
         return false;
     }
     let (f, r) = (to.file() as i8, to.rank() as i8);
@@ -278,7 +278,7 @@ fn threatens(game: &Game, by: Color, to: Square) -> bool {
         (0..=9).contains(&nf)
             && (1..=10).contains(&nr)
             && Square::from_file_rank(nf as u8, nr as u8)
-                .and_then(|s| game.piece_on(s))
+                .and_then(|s| game.full_truth().piece_on(s))
                 .is_some_and(|p| p.color != by)
     })
 }
@@ -311,7 +311,7 @@ fn play_and_check(variant: Variant, rules: Rules, seed: u64, plies: usize) {
             Ok(applied) => {
                 log.push((by, action));
                 if let Some(record) = applied.record {
-                    assert_eq!(game.last_move(), Some(&record));
+                    assert_eq!(game.full_truth().last_move(), Some(&record));
                     assert_eq!(record.ply, game.ply());
                     // What is revealed to the defender's side is public, and
                     // the mover's side learns the same.

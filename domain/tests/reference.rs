@@ -1,5 +1,5 @@
 //! Differential test: an independent, deliberately naive implementation of
-//! RULES.md "Movement" and the two-square rule's "Precisely:" paragraph,
+//! docs/rules.md "Movement" and the two-square rule's precise statement,
 //! written from the text alone, must agree with `Game::legal_moves` in every
 //! position of many games played by a policy that keeps bouncing pieces back
 //! and forth (so the two-square rule is hit all the time, for scouts too).
@@ -51,7 +51,7 @@ fn span(m: (Square, Square), vertical: bool) -> (u8, u8) {
 fn reference_moves(game: &Game, history: &[Played], color: Color) -> BTreeSet<(Square, Square)> {
     let rules = game.rules();
     let mut moves = BTreeSet::new();
-    for p in game.pieces().filter(|p| p.color == color) {
+    for p in game.full_truth().pieces().filter(|p| p.color == color) {
         if matches!(p.piece, Piece::Bomb | Piece::Flag) {
             continue;
         }
@@ -66,7 +66,7 @@ fn reference_moves(game: &Game, history: &[Played], color: Color) -> BTreeSet<(S
                 if to.is_lake() {
                     break;
                 }
-                match game.piece_on(to) {
+                match game.full_truth().piece_on(to) {
                     None => {
                         moves.insert((p.square, to));
                     }
@@ -118,7 +118,7 @@ fn reference_moves(game: &Game, history: &[Played], color: Color) -> BTreeSet<(S
         return moves;
     }
     let back = -axis(last_n[n - 1].from, last_n[n - 1].to).1;
-    let Some(at) = game.pieces().find(|p| p.id == piece) else {
+    let Some(at) = game.full_truth().pieces().find(|p| p.id == piece) else {
         return moves;
     };
     moves.retain(|&(from, to)| {
@@ -135,7 +135,7 @@ fn reference_moves(game: &Game, history: &[Played], color: Color) -> BTreeSet<(S
     moves
 }
 
-/// RULES.md "Battle", read literally.
+/// docs/rules.md "Battle", read literally.
 fn reference_battle(attacker: Piece, defender: Piece, aggressor_advantage: bool) -> Outcome {
     let strength = |p: Piece| match p {
         Piece::Marshal => 10,
@@ -221,6 +221,7 @@ fn legal_moves_match_a_naive_reading_of_the_rules() {
                     .filter(|m| m.from == last.to && axis(m.from, m.to) == (vertical, -dir))
                     .collect();
                 let all_back = game
+                    .full_truth()
                     .pieces()
                     .find(|p| p.id == last.piece)
                     .is_some_and(|p| p.square == last.to);
@@ -238,8 +239,8 @@ fn legal_moves_match_a_naive_reading_of_the_rules() {
                     legal[rng.below(legal.len())]
                 }
             };
-            let mover = game.piece_on(m.from).unwrap();
-            let target = game.piece_on(m.to);
+            let mover = game.full_truth().piece_on(m.from).unwrap();
+            let target = game.full_truth().piece_on(m.to);
             let long =
                 m.from.file().abs_diff(m.to.file()) + m.from.rank().abs_diff(m.to.rank()) > 1;
             let quiet_before = game.plies_without_battle();
@@ -255,7 +256,7 @@ fn legal_moves_match_a_naive_reading_of_the_rules() {
             let expected = target
                 .map(|t| reference_battle(mover.piece, t.piece, game.rules().aggressor_advantage));
             assert_eq!(record.battle.map(|b| b.outcome), expected, "seed {seed}");
-            let mover_after = game.pieces().find(|p| p.id == mover.id);
+            let mover_after = game.full_truth().pieces().find(|p| p.id == mover.id);
             if let Some(after) = mover_after {
                 assert_eq!(after.revealed, mover.revealed || long || target.is_some());
                 assert_eq!(after.square, m.to);
@@ -267,12 +268,12 @@ fn legal_moves_match_a_naive_reading_of_the_rules() {
             }
             if let Some(t) = target {
                 let silent = game.rules().silent_defense && mover.piece != Piece::Scout;
-                if let Some(after) = game.pieces().find(|p| p.id == t.id) {
+                if let Some(after) = game.full_truth().pieces().find(|p| p.id == t.id) {
                     assert_eq!(after.revealed, t.revealed || !silent);
                     assert_eq!(after.square, m.to);
                 }
             }
-            // End of the game, in RULES.md's terms.
+            // End of the game, in docs/rules.md's terms.
             let plies_quiet = if target.is_some() {
                 0
             } else {

@@ -163,14 +163,14 @@ fn chasing_playout(variant: Variant, rules: Rules, seed: u64) -> (u32, Option<Ga
         seen.insert((board.iter().collect(), game.turn()));
         let moves = game.legal_moves();
         let by = game.turn();
-        let quiet = |m: &Move| game.piece_on(m.to).is_none();
+        let quiet = |m: &Move| game.full_truth().piece_on(m.to).is_none();
         let again = |m: &Move| {
             let mut after = board.clone();
             after[m.to.index()] = after[m.from.index()];
             after[m.from.index()] = 'A';
             seen.contains(&(after.into_iter().collect(), by.opponent()))
         };
-        let evasions: Vec<Move> = match game.last_move() {
+        let evasions: Vec<Move> = match game.full_truth().last_move() {
             Some(l) if l.battle.is_none() => moves
                 .iter()
                 .copied()
@@ -184,6 +184,7 @@ fn chasing_playout(variant: Variant, rules: Rules, seed: u64) -> (u32, Option<Ga
             .filter(|m| {
                 quiet(m)
                     && game
+                        .full_truth()
                         .pieces()
                         .any(|p| p.color != by && p.square != m.from && next_to(p.square, m.to))
             })

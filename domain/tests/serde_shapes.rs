@@ -1,4 +1,4 @@
-//! The JSON spellings the HTTP API relies on (see shared/API.md), pinned.
+//! The JSON spellings the HTTP API relies on (see docs/api.md), pinned.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

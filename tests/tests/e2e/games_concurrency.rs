@@ -246,7 +246,7 @@ backend_tests! {
             let moves = game.local.legal_moves();
             let m = moves[rng.below(moves.len())];
             play(&app, &mut game, m, None).await;
-            records.push(*game.local.last_move().unwrap());
+            records.push(*game.local.full_truth().last_move().unwrap());
         }
         for (user, viewer) in [(&ann, Viewer::Player(Color::Red)), (&bo, Viewer::Player(Color::Blue)), (&carl, Viewer::Spectator)] {
             let history = get_json(&app, &game.path("/moves"), user).await;

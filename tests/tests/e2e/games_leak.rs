@@ -20,7 +20,7 @@ fn scan_view(view: &Value, truth: &Game, viewer: Viewer) {
     let finished = truth.is_finished();
     for shown in view["board"].as_array().unwrap() {
         let square = shown["square"].as_str().unwrap().parse().unwrap();
-        let real = truth.piece_on(square).unwrap();
+        let real = truth.full_truth().piece_on(square).unwrap();
         let own = viewer == Viewer::Player(real.color);
         if shown["piece"].is_string() {
             assert!(
@@ -144,7 +144,7 @@ async fn transcript(
     for &m in moves {
         let mover = game.local.turn();
         let answer = play(app, &mut game, m, None).await;
-        records.push(*game.local.last_move().unwrap());
+        records.push(*game.local.full_truth().last_move().unwrap());
         assert!(!game.local.is_finished());
         if mover == Color::Red {
             red_log.push(&game.id, answer.to_string());
@@ -275,7 +275,7 @@ backend_tests! {
             transcript(&app, &red, &blue, &spectator, &blue_setup, before_end).await;
 
         // Blue's pieces that Red has never learned about, just before the end.
-        let hidden: Vec<_> = game_a.local.pieces()
+        let hidden: Vec<_> = game_a.local.full_truth().pieces()
             .filter(|p| p.color == Color::Blue && !p.revealed)
             .collect();
         // Permute their ranks: unmoved pieces among themselves (bombs and

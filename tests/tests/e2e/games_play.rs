@@ -223,14 +223,17 @@ fn rescue_for(game: &Game, m: domain::Move) -> Option<Rescue> {
     if m.to.rank() != back {
         return None;
     }
-    let piece = game.captured(color).find(|p| *p != Piece::Bomb)?;
+    let piece = game
+        .full_truth()
+        .captured(color)
+        .find(|p| *p != Piece::Bomb)?;
     let square = Square::all().find(|s| {
         let mine = if color == Color::Red {
             s.rank() <= 5
         } else {
             s.rank() >= 6
         };
-        mine && !s.is_lake() && game.piece_on(*s).is_none()
+        mine && !s.is_lake() && game.full_truth().piece_on(*s).is_none()
     })?;
     let rescue = Rescue { piece, square };
     let mut trial = game.clone();

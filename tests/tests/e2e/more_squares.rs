@@ -20,6 +20,7 @@ fn next_to(a: Square, b: Square) -> bool {
 fn forbidden_move(game: &Game) -> Option<(Move, u32)> {
     let by = game.turn();
     let own: Vec<Square> = game
+        .full_truth()
         .pieces()
         .filter(|p| p.color == by)
         .map(|p| p.square)
@@ -52,8 +53,8 @@ fn find_a_chase(seed: u64) -> Option<(Vec<Move>, Move, u32)> {
         }
         let moves = game.legal_moves();
         let by = game.turn();
-        let quiet = |m: &Move| game.piece_on(m.to).is_none();
-        let evasions: Vec<Move> = match game.last_move() {
+        let quiet = |m: &Move| game.full_truth().piece_on(m.to).is_none();
+        let evasions: Vec<Move> = match game.full_truth().last_move() {
             Some(last) if last.battle.is_none() => moves
                 .iter()
                 .copied()
@@ -67,6 +68,7 @@ fn find_a_chase(seed: u64) -> Option<(Vec<Move>, Move, u32)> {
             .filter(|m| {
                 quiet(m)
                     && game
+                        .full_truth()
                         .pieces()
                         .any(|p| p.color != by && p.square != m.from && next_to(p.square, m.to))
             })
