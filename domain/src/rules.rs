@@ -1,4 +1,4 @@
-//! The ruleset: every setting RULES.md names, with its default.
+//! The ruleset: every setting docs/rules.md names, with its default.
 
 use serde::{Deserialize, Serialize};
 

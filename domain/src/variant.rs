@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Color, Piece, Square};
 
-/// A game variant (RULES.md "Armies").
+/// A game variant (docs/rules.md "Armies").
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
