@@ -4,7 +4,11 @@
 
 use std::time::Duration;
 
-use diesel::connection::SimpleConnection;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use diesel::connection::{InstrumentationEvent, SimpleConnection};
 use diesel::pg::PgConnection;
 use diesel::r2d2::{self, ManageConnection};
 use diesel::sqlite::SqliteConnection;
@@ -47,31 +51,65 @@ const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = 
 pub struct ConnectionManager {
     database: DatabaseUrl,
     connect_timeout: Duration,
+    statements: Arc<AtomicU64>,
 }
 
 impl ConnectionManager {
     pub fn new(database: DatabaseUrl, connect_timeout: Duration) -> Self {
+        let statements = statement_counter(&database);
         Self {
             database,
             connect_timeout,
+            statements,
         }
     }
 
     fn establish(&self) -> Result<DbConnection, diesel::ConnectionError> {
+        let counter = self.statements.clone();
+        // Every statement (or batch) sent counts: one round trip each.
+        let count = move |event: InstrumentationEvent<'_>| {
+            if let InstrumentationEvent::StartQuery { .. } = event {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        };
         match &self.database {
             DatabaseUrl::Postgres(url) => {
                 let url = with_connect_timeout(url, self.connect_timeout);
-                PgConnection::establish(&url).map(DbConnection::Postgresql)
+                let mut conn = PgConnection::establish(&url)?;
+                conn.set_instrumentation(count);
+                Ok(DbConnection::Postgresql(conn))
             }
             DatabaseUrl::Sqlite(path) => {
                 let path = path.to_string_lossy();
                 let mut conn = SqliteConnection::establish(&path)?;
                 conn.batch_execute(SQLITE_PRAGMAS)
                     .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                conn.set_instrumentation(count);
                 Ok(DbConnection::Sqlite(conn))
             }
         }
     }
+}
+
+/// How many statements the pools of this process have sent to `database`
+/// so far (one round trip each): what the statement-count tests read, as
+/// Django's `assertNumQueries` does. Cheap (one relaxed atomic add per
+/// statement).
+pub fn statements_sent(database: &DatabaseUrl) -> u64 {
+    statement_counter(database).load(Ordering::Relaxed)
+}
+
+fn statement_counter(database: &DatabaseUrl) -> Arc<AtomicU64> {
+    static COUNTERS: OnceLock<Mutex<HashMap<String, Arc<AtomicU64>>>> = OnceLock::new();
+    let key = match database {
+        DatabaseUrl::Postgres(url) => format!("postgres {url}"),
+        DatabaseUrl::Sqlite(path) => format!("sqlite {}", path.display()),
+    };
+    let mut counters = COUNTERS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    counters.entry(key).or_default().clone()
 }
 
 /// libpq waits for a TCP connect as long as the OS does unless told
@@ -116,14 +154,12 @@ pub fn pool(database: &DatabaseUrl, max_size: u32, timeout: Duration) -> Result<
         .max_size(max_size)
         .min_idle(Some(1))
         .connection_timeout(timeout);
-    // A pooled PostgreSQL connection may have died with the server; checking
-    // it on check-out lets the pool replace it, so the service recovers by
-    // itself when the database comes back. SQLite connections cannot break.
-    let builder = match database {
-        DatabaseUrl::Postgres(_) => builder.test_on_check_out(true),
-        DatabaseUrl::Sqlite(_) => builder.test_on_check_out(false),
-    };
-    Ok(builder.build_unchecked(manager))
+    // No test query on every check-out (a round trip per request): a pooled
+    // PostgreSQL connection that died with the server is found on use and
+    // discarded ([`run_as`]); that request answers 503 and later ones get
+    // fresh connections, so the service recovers by itself when the
+    // database comes back.
+    Ok(builder.test_on_check_out(false).build_unchecked(manager))
 }
 
 /// Logs failed connection attempts as one warning line each (libpq's
@@ -181,17 +217,51 @@ pub async fn run_as<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
     T: Send + 'static,
-    E: From<StoreError> + Send + 'static,
+    E: From<StoreError> + LostConnection + Send + 'static,
 {
     let pool = pool.clone();
     let joined = tokio::task::spawn_blocking(move || {
         let mut conn = pool.get().map_err(|e| E::from(StoreError::from(e)))?;
-        work(&mut conn)
+        // `work` runs once: a connection found dead by its first statement
+        // is discarded (the pool drops it on return) and the caller sees
+        // "unavailable"; the next request gets a fresh one.
+        let result = work(&mut conn);
+        if let Err(error) = &result {
+            if error.lost_connection() {
+                discard(&mut conn);
+            }
+        }
+        result
     })
     .await;
     match joined {
         Ok(result) => result,
         Err(join) => Err(E::from(StoreError::Worker(join.to_string()))),
+    }
+}
+
+/// Marks a connection as unusable so that the pool drops it when it comes
+/// back (r2d2 asks `has_broken` on every return).
+fn discard(conn: &mut DbConnection) {
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            AnsiTransactionManager::transaction_manager_status_mut(pg).set_in_error();
+        }
+        DbConnection::Sqlite(sqlite) => {
+            AnsiTransactionManager::transaction_manager_status_mut(sqlite).set_in_error();
+        }
+    }
+}
+
+/// Errors that can say "the connection to the database was lost".
+pub trait LostConnection {
+    fn lost_connection(&self) -> bool;
+}
+
+impl LostConnection for StoreError {
+    fn lost_connection(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
     }
 }
 

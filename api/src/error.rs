@@ -434,7 +434,7 @@ impl From<crate::games::GameError> for ApiError {
         match error {
             E::NotFound => Self::not_found(detail),
             E::Forbidden(_) => Self::forbidden(detail),
-            E::WrongPhase(_) => Self::new(ProblemKind::WrongPhase, detail),
+            E::WrongPhase(_) | E::Overdue => Self::new(ProblemKind::WrongPhase, detail),
             E::Refused(refusal) => {
                 let kind = match refusal {
                     A::NotYourTurn | A::TimeoutNotOnTurn => ProblemKind::NotYourTurn,
@@ -504,6 +504,12 @@ impl From<crate::auth::tokens::TokenError> for ApiError {
 impl From<crate::auth::password::HashError> for ApiError {
     fn from(error: crate::auth::password::HashError) -> Self {
         ApiError::internal(error)
+    }
+}
+
+impl crate::db::LostConnection for ApiError {
+    fn lost_connection(&self) -> bool {
+        matches!(self, ApiError::Unavailable(_))
     }
 }
 

@@ -77,10 +77,9 @@ pub struct NewEvent {
     pub payload: String,
 }
 
-/// Records `events` (inside the caller's transaction), in the order of
-/// their recipients' ids (a fixed lock order, so two transactions writing
-/// to the same two users cannot deadlock), and announces each recipient to
-/// the other processes when the transaction commits. Returns the ids in
+/// Records `events` (inside the caller's transaction), numbered per
+/// recipient, and announces each recipient to the other processes when the
+/// transaction commits (one statement on PostgreSQL). Returns the ids in
 /// the order given. After the commit, wake this process's waiters with
 /// [`Notifier::user_event`].
 pub fn record_all(
@@ -88,39 +87,27 @@ pub fn record_all(
     now: DateTime<Utc>,
     events: &[NewEvent],
 ) -> Result<Vec<i64>, DieselError> {
-    let mut order: Vec<usize> = (0..events.len()).collect();
-    order.sort_by_key(|&i| events[i].to);
-    let mut ids = vec![0; events.len()];
-    for i in order {
-        let event = &events[i];
-        ids[i] = store::record(
-            conn,
-            now,
-            event.to,
-            event.kind,
-            event.game_id,
-            &event.payload,
-        )?;
-        notify_in_transaction(conn, &notifier::Message::User(event.to))?;
-    }
-    Ok(ids)
+    let rows: Vec<store::NewEventRow<'_>> = events
+        .iter()
+        .map(|e| store::NewEventRow {
+            user_id: e.to,
+            kind: e.kind,
+            game_id: e.game_id,
+            payload: &e.payload,
+        })
+        .collect();
+    store::record_all(conn, now, &rows, NOTIFY_CHANNEL, |user| {
+        notifier::Message::User(user).encode()
+    })
 }
 
-/// Announces that `game_id` reached `version`, to the other processes, when
-/// the current transaction commits.
-pub fn notify_game_in_transaction(
-    conn: &mut DbConnection,
-    game_id: Uuid,
-    version: i64,
-) -> Result<(), DieselError> {
-    notify_in_transaction(conn, &notifier::Message::Game(game_id, version))
-}
-
-fn notify_in_transaction(
-    conn: &mut DbConnection,
-    message: &notifier::Message,
-) -> Result<(), DieselError> {
-    store::notify(conn, NOTIFY_CHANNEL, &message.encode())
+/// The channel and payload that announce `game_id` at `version` to the
+/// other processes (for a statement that sends it itself).
+pub fn game_notification(game_id: Uuid, version: i64) -> (&'static str, String) {
+    (
+        NOTIFY_CHANNEL,
+        notifier::Message::Game(game_id, version).encode(),
+    )
 }
 
 /// The events of `user_id` after `after`, oldest first, at most `limit`.

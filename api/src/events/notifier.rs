@@ -150,7 +150,7 @@ impl Notifier {
     /// Call after committing a change that took `game_id` to `version`:
     /// wakes this process's waiters at once (the other processes learn
     /// through the `NOTIFY` the writer sent inside its transaction:
-    /// [`super::notify_game_in_transaction`]).
+    /// `storage::games::save`).
     pub fn game_changed(&self, game_id: Uuid, version: i64) {
         self.inner.dispatch(Message::Game(game_id, version));
     }

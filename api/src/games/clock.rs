@@ -1,7 +1,8 @@
 //! The correspondence clock (docs/lifecycle.md): a game whose deadline has
 //! passed ends, as a timeout loss for the player to move, or `aborted` when
-//! a setup never came. [`settle`] does it lazily before any read or write
-//! of a game, so no answer depends on when the sweep last ran; [`sweep`]
+//! a setup never came. Every read and write of a game decides it from the
+//! row it loaded and calls [`expire`] when the deadline has passed, so no
+//! answer depends on when the sweep last ran; [`sweep_overdue`]
 //! ends every overdue game, from a background task in every process (each
 //! game is ended by exactly one versioned write, whoever gets there first).
 
@@ -17,31 +18,11 @@ use super::notices;
 use super::record::{GameRecord, Phase};
 use super::step::{after_play, save};
 use super::written::{self, Failed};
-use super::Context;
 use crate::clock::Clock;
 use crate::db::{self, DbConnection, DbPool};
-use crate::events::{self, Notifier};
+use crate::events::Notifier;
 use crate::storage::games as store;
 use crate::storage::to_db_time;
-
-/// Ends `game_id` if its deadline has passed.
-pub async fn settle(ctx: &Context, game_id: Uuid) -> Result<(), GameError> {
-    let now = ctx.clock.now();
-    // Only the status and deadline columns: this runs before every read
-    // and write of a game, which then loads the game itself.
-    let overdue = db::run_as(&ctx.pool, move |conn| {
-        Ok::<_, GameError>(store::is_overdue(
-            conn,
-            &game_id.to_string(),
-            to_db_time(now),
-        )?)
-    })
-    .await?;
-    if overdue {
-        expire(&ctx.pool, now, game_id, Some(&ctx.notifier)).await?;
-    }
-    Ok(())
-}
 
 /// Ends every game whose deadline is before `now`. Returns how many games
 /// THIS call ended. `notifier`: who to wake (none in tools and tests).
@@ -137,7 +118,6 @@ fn expire_in_transaction(
     };
     save(conn, &mut record, now, log)?;
     let users = notices::record(conn, now, &notices)?;
-    events::notify_game_in_transaction(conn, record.id, record.version)?;
     Ok(Some((record.version, users)))
 }
 

@@ -42,6 +42,10 @@ pub enum GameError {
     /// Other writers kept winning the race for the game.
     #[error("the game kept changing while this request was handled; try again")]
     KeptChanging,
+    /// The game's deadline had passed when a command loaded it: the clock
+    /// ends it first (`games::clock`), then the command runs again.
+    #[error("the deadline of this game has passed")]
+    Overdue,
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A broken invariant (a bug, or a stored game that no longer reads).
@@ -64,6 +68,12 @@ impl GameError {
 
     pub fn internal(detail: impl std::fmt::Display) -> GameError {
         GameError::Internal(detail.to_string())
+    }
+}
+
+impl crate::db::LostConnection for GameError {
+    fn lost_connection(&self) -> bool {
+        matches!(self, GameError::Store(store) if store.lost_connection())
     }
 }
 

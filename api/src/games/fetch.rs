@@ -38,3 +38,18 @@ pub fn names_for(conn: &mut DbConnection, records: &[&GameRecord]) -> Result<Nam
     }
     Ok(names)
 }
+
+/// Game `id` and the usernames it mentions, in one statement.
+pub fn load_with_names(
+    conn: &mut DbConnection,
+    id: Uuid,
+) -> Result<(GameRecord, Names), GameError> {
+    let (row, users) = store::find_with_names(conn, &id.to_string())?.ok_or(GameError::NotFound)?;
+    let mut names = Names::new();
+    for (id, name) in users {
+        if let Ok(id) = Uuid::parse_str(&id) {
+            names.insert(id, name);
+        }
+    }
+    Ok((GameRecord::from_row(&row)?, names))
+}

@@ -9,13 +9,13 @@ use uuid::Uuid;
 
 use super::answers::{self, game_view, GameView};
 use super::error::GameError;
-use super::fetch::{load, names_for};
-use super::notices::EventPayload;
-use super::notices::{self, Notice};
+use super::fetch::load_with_names;
+use super::notices::{self, EventPayload, Notice};
 use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, Context};
 use crate::db::DbConnection;
+use crate::events;
 use crate::storage::games::{self as store, ActionRow};
 use crate::storage::to_db_time;
 
@@ -81,11 +81,8 @@ pub fn save(
     let before = record.version;
     record.version = before + 1;
     record.updated_at = now;
-    if !store::update_versioned(conn, &record.to_row()?, before)? {
-        return Err(Failed::Lost);
-    }
-    if let Some((color, action, moved)) = log {
-        let row = ActionRow {
+    let action = match log {
+        Some((color, action, moved)) => Some(ActionRow {
             game_id: record.id.to_string(),
             seq: record.version,
             color: color.name().to_owned(),
@@ -95,8 +92,18 @@ pub fn save(
                 .transpose()
                 .map_err(GameError::internal)?,
             created_at: to_db_time(now),
-        };
-        store::insert_action(conn, &row)?;
+        }),
+        None => None,
+    };
+    let (channel, message) = events::game_notification(record.id, record.version);
+    if !store::save(
+        conn,
+        &record.to_row()?,
+        before,
+        action.as_ref(),
+        (channel, &message),
+    )? {
+        return Err(Failed::Lost);
     }
     Ok(())
 }
@@ -150,33 +157,45 @@ where
         + Sync
         + 'static,
 {
-    clock::settle(ctx, game_id).await?;
-    written::commit(ctx, user, idempotency, move |conn, now| {
-        let mut record = load(conn, game_id)?;
-        // Preconditions concern the players' writes; anyone else is refused
-        // by `decide` with 403 whatever version they name.
-        if let Some(condition) = precondition
-            .as_ref()
-            .filter(|_| record.color_of(user).is_some())
-        {
-            condition.check(&record, user)?;
-        }
-        if record.is_overdue(now) {
-            return Err(GameError::wrong_phase("the deadline of this game has passed").into());
-        }
-        let decision = decide(&mut record, now)?;
-        let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
-        save(conn, &mut record, now, decision.log)?;
-        let names = names_for(conn, &[&record])?;
-        let view = game_view(&record, &names, Some(user));
-        Ok(Change {
-            value: answer(&record, view, moved.as_ref())?,
-            game_id: record.id,
-            version: record.version,
-            notices: decision.notices,
+    let decide = std::sync::Arc::new(decide);
+    let answer = std::sync::Arc::new(answer);
+    let attempt = || {
+        let (decide, answer) = (decide.clone(), answer.clone());
+        let precondition = precondition.clone();
+        written::commit(ctx, user, idempotency.clone(), move |conn, now| {
+            let (mut record, names) = load_with_names(conn, game_id)?;
+            // The deadline is decided from the row just loaded: a game
+            // past it is ended by the clock first (below), never changed.
+            if record.is_overdue(now) {
+                return Err(GameError::Overdue.into());
+            }
+            // Preconditions concern the players' writes; anyone else is
+            // refused by `decide` with 403 whatever version they name.
+            if let Some(condition) = precondition
+                .as_ref()
+                .filter(|_| record.color_of(user).is_some())
+            {
+                condition.check(&record, user)?;
+            }
+            let decision = decide(&mut record, now)?;
+            let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
+            save(conn, &mut record, now, decision.log)?;
+            let view = game_view(&record, &names, Some(user));
+            Ok(Change {
+                value: answer(&record, view, moved.as_ref())?,
+                game_id: record.id,
+                version: record.version,
+                notices: decision.notices,
+            })
         })
-    })
-    .await
+    };
+    match attempt().await {
+        Err(GameError::Overdue) => {
+            clock::expire(&ctx.pool, ctx.clock.now(), game_id, Some(&ctx.notifier)).await?;
+            attempt().await
+        }
+        other => other,
+    }
 }
 
 /// The plain answer of most commands: the caller's new view.

@@ -1,9 +1,10 @@
 //! Every change to a game is one transaction run by [`commit`]:
 //! (1) a repeated `Idempotency-Key` is answered from the stored answer,
 //! (2) the command does its work (load, decide with `domain`, versioned
-//! write, action log), (3) its events are recorded, (4) the answer is
-//! stored under the key, (5) the change is announced to other processes
-//! (`NOTIFY`, delivered when the transaction commits). After the commit
+//! write with the action log and the `NOTIFY` that announces the change to
+//! other processes when the transaction commits), (3) its events are
+//! recorded (and announced the same way), (4) the answer is stored under
+//! the key. After the commit
 //! this process's waiters are woken. A versioned write that lost a race
 //! rolls everything back and the whole thing runs again on the fresh state.
 //! See docs/architecture.md.
@@ -19,7 +20,6 @@ use super::error::GameError;
 use super::notices::{self, Notice};
 use super::Context;
 use crate::db::{self, DbConnection, StoreError};
-use crate::events;
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
 use crate::storage::{from_db_time, to_db_time};
 
@@ -223,7 +223,6 @@ fn attempt<T: Serialize>(
             return Err(Failed::Lost);
         }
     }
-    events::notify_game_in_transaction(conn, change.game_id, change.version)?;
     Ok(Attempted::Written(change, users))
 }
 

@@ -22,20 +22,12 @@
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel::result::Error as DieselError;
 use uuid::Uuid;
 
 use crate::db::DbConnection;
 use crate::schema::events;
 use crate::storage::to_db_time;
-
-/// How many times [`record`] retries after losing the race for a number.
-const RECORD_ATTEMPTS: usize = 16;
-
-/// First key of the per-user advisory locks (the second is a hash of the
-/// user id); two-key advisory locks never collide with one-key ones such as
-/// the migration lock.
-const EVENT_LOCK_SPACE: i32 = 0x4556_4e54; // "EVNT"
 
 #[derive(Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = events)]
@@ -49,59 +41,120 @@ pub struct EventRow {
     pub created_at: chrono::NaiveDateTime,
 }
 
-/// Stores `payload` (the JSON of an event of type `kind` about `game_id`)
-/// as the next event of `user_id` and returns its id. Call it inside the
-/// transaction of the change it reports (`db::write_transaction`).
-pub fn record(
+/// One event to store: its recipient, `type`, game, payload JSON, and the
+/// notification that announces it to the other processes.
+#[derive(Debug, Clone, Copy)]
+pub struct NewEventRow<'a> {
+    pub user_id: Uuid,
+    pub kind: &'a str,
+    pub game_id: Uuid,
+    pub payload: &'a str,
+}
+
+/// Stores `events` as the next events of their recipients, numbered per
+/// recipient, and (on PostgreSQL) queues `notify(recipient)` on `channel`
+/// for each, delivered when the caller's transaction commits. Returns the
+/// ids in the order given. Call it inside the transaction of the change the
+/// events report.
+///
+/// PostgreSQL: one statement. Each recipient's last id is in
+/// `event_counters`; the upsert that bumps it locks that row until the
+/// transaction ends, so writers for one user are serialised and id n + 1
+/// can only be written once n is committed. SQLite: every writer holds the
+/// database's write lock (`BEGIN IMMEDIATE`), so `MAX(seq) + 1` is safe.
+pub fn record_all(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
-    user_id: Uuid,
-    kind: &str,
-    game_id: Uuid,
-    payload: &str,
-) -> Result<i64, DieselError> {
-    let user = user_id.to_string();
-    let created_at = to_db_time(now);
-    if let DbConnection::Postgresql(pg) = conn {
-        diesel::sql_query("SELECT pg_advisory_xact_lock($1, hashtext($2))")
-            .bind::<diesel::sql_types::Integer, _>(EVENT_LOCK_SPACE)
-            .bind::<diesel::sql_types::Text, _>(&user)
-            .execute(pg)?;
+    events: &[NewEventRow<'_>],
+    channel: &str,
+    notify: impl Fn(Uuid) -> String,
+) -> Result<Vec<i64>, DieselError> {
+    if events.is_empty() {
+        return Ok(Vec::new());
     }
-    for _ in 0..RECORD_ATTEMPTS {
-        // A savepoint, so that losing the race (a unique violation) leaves
-        // the caller's transaction usable on PostgreSQL.
-        let attempt = conn.transaction(|conn| {
-            let last: Option<i64> = events::table
-                .filter(events::user_id.eq(&user))
-                .select(diesel::dsl::max(events::seq))
-                .first(conn)?;
-            let seq = last.unwrap_or(0) + 1;
-            diesel::insert_into(events::table)
-                .values(EventRow {
-                    user_id: user.clone(),
-                    seq,
-                    kind: kind.to_owned(),
-                    game_id: Some(game_id.to_string()),
-                    payload: payload.to_owned(),
-                    created_at,
-                })
-                .execute(conn)?;
-            Ok::<_, DieselError>(seq)
-        });
-        match attempt {
-            Ok(seq) => return Ok(seq),
-            Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => continue,
-            Err(e) => return Err(e),
+    let created_at = to_db_time(now);
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            use diesel::sql_types::{Array, BigInt, Text, Timestamp};
+            #[derive(QueryableByName)]
+            struct Numbered {
+                #[diesel(sql_type = BigInt)]
+                n: i64,
+                #[diesel(sql_type = BigInt)]
+                seq: i64,
+            }
+            let users: Vec<String> = events.iter().map(|e| e.user_id.to_string()).collect();
+            let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
+            let games: Vec<String> = events.iter().map(|e| e.game_id.to_string()).collect();
+            let payloads: Vec<&str> = events.iter().map(|e| e.payload).collect();
+            let messages: Vec<String> = events.iter().map(|e| notify(e.user_id)).collect();
+            let rows: Vec<Numbered> = diesel::sql_query(RECORD_POSTGRES)
+                .bind::<Array<Text>, _>(&users)
+                .bind::<Array<Text>, _>(&kinds)
+                .bind::<Array<Text>, _>(&games)
+                .bind::<Array<Text>, _>(&payloads)
+                .bind::<Array<Text>, _>(&messages)
+                .bind::<Timestamp, _>(created_at)
+                .bind::<Text, _>(channel)
+                .load(pg)?;
+            let mut ids = vec![0; events.len()];
+            for row in rows {
+                let slot = usize::try_from(row.n - 1)
+                    .ok()
+                    .and_then(|i| ids.get_mut(i))
+                    .ok_or(DieselError::NotFound)?;
+                *slot = row.seq;
+            }
+            Ok(ids)
+        }
+        DbConnection::Sqlite(_) => {
+            let mut ids = Vec::with_capacity(events.len());
+            for event in events {
+                let user = event.user_id.to_string();
+                let last: Option<i64> = events::table
+                    .filter(events::user_id.eq(&user))
+                    .select(diesel::dsl::max(events::seq))
+                    .first(conn)?;
+                let seq = last.unwrap_or(0) + 1;
+                diesel::insert_into(events::table)
+                    .values(EventRow {
+                        user_id: user,
+                        seq,
+                        kind: event.kind.to_owned(),
+                        game_id: Some(event.game_id.to_string()),
+                        payload: event.payload.to_owned(),
+                        created_at,
+                    })
+                    .execute(conn)?;
+                ids.push(seq);
+            }
+            Ok(ids)
         }
     }
-    Err(DieselError::DatabaseError(
-        DatabaseErrorKind::SerializationFailure,
-        Box::new(format!(
-            "could not number an event after {RECORD_ATTEMPTS} attempts"
-        )),
-    ))
 }
+
+/// The events of one change, numbered and stored in one round trip. `new`
+/// keeps the order given (`n`); `counts` says how many each recipient gets;
+/// the upsert moves each recipient's counter past them (and locks it until
+/// commit); each event then takes its place below the new counter.
+const RECORD_POSTGRES: &str = "\
+WITH new AS ( \
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) \
+        WITH ORDINALITY AS t(user_id, kind, game_id, payload, message, n)), \
+counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
+bumped AS ( \
+    INSERT INTO event_counters (user_id, last_seq) SELECT user_id, k FROM counts \
+    ON CONFLICT (user_id) DO UPDATE SET last_seq = event_counters.last_seq + EXCLUDED.last_seq \
+    RETURNING user_id, last_seq), \
+numbered AS ( \
+    SELECT new.*, bumped.last_seq - counts.k \
+        + row_number() OVER (PARTITION BY new.user_id ORDER BY new.n) AS seq \
+    FROM new JOIN counts USING (user_id) JOIN bumped USING (user_id)), \
+stored AS ( \
+    INSERT INTO events (user_id, seq, kind, game_id, payload, created_at) \
+    SELECT user_id, seq, kind, game_id, payload, $6 FROM numbered RETURNING 1) \
+SELECT n::BIGINT AS n, seq::BIGINT AS seq, pg_notify($7, message) IS NULL AS notified \
+FROM numbered";
 
 /// Deletes the events older than `retention_days`, except each user's
 /// newest one: the next event of a user is numbered from the largest

@@ -113,22 +113,122 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
         .optional()
 }
 
-/// Writes `row` (whose `version` is already the new one) if the stored
-/// version is still `expected`. `Ok(false)`: someone else changed the game.
-pub fn update_versioned(
+/// The columns a change of a game can touch (never its id, variant, rules,
+/// creator, challenged user, clock length, creation time or reminder).
+#[derive(Debug, AsChangeset)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+struct GameChanges<'a> {
+    status: &'a str,
+    version: i64,
+    red_user_id: Option<&'a str>,
+    blue_user_id: Option<&'a str>,
+    red_setup: Option<&'a str>,
+    blue_setup: Option<&'a str>,
+    state: Option<&'a str>,
+    turn: Option<&'a str>,
+    ply: i32,
+    deadline: Option<NaiveDateTime>,
+    result_winner: Option<&'a str>,
+    result_reason: Option<&'a str>,
+    updated_at: NaiveDateTime,
+}
+
+impl<'a> GameChanges<'a> {
+    fn of(row: &'a GameRow) -> Self {
+        GameChanges {
+            status: &row.status,
+            version: row.version,
+            red_user_id: row.red_user_id.as_deref(),
+            blue_user_id: row.blue_user_id.as_deref(),
+            red_setup: row.red_setup.as_deref(),
+            blue_setup: row.blue_setup.as_deref(),
+            state: row.state.as_deref(),
+            turn: row.turn.as_deref(),
+            ply: row.ply,
+            deadline: row.deadline,
+            result_winner: row.result_winner.as_deref(),
+            result_reason: row.result_reason.as_deref(),
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+/// Writes the changed columns of `row` (whose `version` is already the new
+/// one) if the stored version is still `expected`, appends `action` to the
+/// log, and (on PostgreSQL) queues `message` on `channel` for when the
+/// transaction commits. `Ok(false)`: someone else changed the game first,
+/// and nothing was written. One statement on PostgreSQL.
+pub fn save(
     conn: &mut DbConnection,
     row: &GameRow,
     expected: i64,
+    action: Option<&ActionRow>,
+    (channel, message): (&str, &str),
 ) -> QueryResult<bool> {
-    let updated = diesel::update(
-        games::table
-            .filter(games::id.eq(&row.id))
-            .filter(games::version.eq(expected)),
-    )
-    .set(row)
-    .execute(conn)?;
-    Ok(updated == 1)
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
+            #[derive(QueryableByName)]
+            struct Saved {
+                #[diesel(sql_type = Integer)]
+                written: i32,
+            }
+            let saved: Vec<Saved> = diesel::sql_query(SAVE_POSTGRES)
+                .bind::<Text, _>(&row.id)
+                .bind::<BigInt, _>(expected)
+                .bind::<Text, _>(&row.status)
+                .bind::<BigInt, _>(row.version)
+                .bind::<Nullable<Text>, _>(row.red_user_id.as_deref())
+                .bind::<Nullable<Text>, _>(row.blue_user_id.as_deref())
+                .bind::<Nullable<Text>, _>(row.red_setup.as_deref())
+                .bind::<Nullable<Text>, _>(row.blue_setup.as_deref())
+                .bind::<Nullable<Text>, _>(row.state.as_deref())
+                .bind::<Nullable<Text>, _>(row.turn.as_deref())
+                .bind::<Integer, _>(row.ply)
+                .bind::<Nullable<Timestamp>, _>(row.deadline)
+                .bind::<Nullable<Text>, _>(row.result_winner.as_deref())
+                .bind::<Nullable<Text>, _>(row.result_reason.as_deref())
+                .bind::<Timestamp, _>(row.updated_at)
+                .bind::<Nullable<Text>, _>(action.map(|a| a.color.as_str()))
+                .bind::<Nullable<Text>, _>(action.map(|a| a.action.as_str()))
+                .bind::<Nullable<Text>, _>(action.and_then(|a| a.record.as_deref()))
+                .bind::<Text, _>(channel)
+                .bind::<Text, _>(message)
+                .load(pg)?;
+            Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
+        }
+        DbConnection::Sqlite(_) => {
+            let updated = diesel::update(
+                games::table
+                    .filter(games::id.eq(&row.id))
+                    .filter(games::version.eq(expected)),
+            )
+            .set(GameChanges::of(row))
+            .execute(conn)?;
+            if updated != 1 {
+                return Ok(false);
+            }
+            if let Some(action) = action {
+                insert_action(conn, action)?;
+            }
+            Ok(true)
+        }
+    }
 }
+
+/// [`save`] on PostgreSQL: the versioned update, the action row (only if
+/// the update matched and there is an action) and the notification (only
+/// if the update matched) in one round trip. One row back means written.
+const SAVE_POSTGRES: &str = "\
+WITH upd AS ( \
+    UPDATE games SET status = $3, version = $4, red_user_id = $5, blue_user_id = $6, \
+        red_setup = $7, blue_setup = $8, state = $9, turn = $10, ply = $11, deadline = $12, \
+        result_winner = $13, result_reason = $14, updated_at = $15 \
+    WHERE id = $1 AND version = $2 RETURNING id), \
+act AS ( \
+    INSERT INTO game_actions (game_id, seq, color, action, record, created_at) \
+    SELECT id, $4, $16, $17, $18, $15 FROM upd WHERE $16::text IS NOT NULL RETURNING 1) \
+SELECT 1 AS written, pg_notify($19, $20) FROM upd";
 
 pub fn insert_action(conn: &mut DbConnection, row: &ActionRow) -> QueryResult<()> {
     diesel::insert_into(game_actions::table)
@@ -162,17 +262,59 @@ pub fn overdue(
         .load(conn)
 }
 
-/// Whether game `id` is overdue by the same test as [`overdue`], without
-/// loading (and decoding) its state.
-pub fn is_overdue(conn: &mut DbConnection, id: &str, now: NaiveDateTime) -> QueryResult<bool> {
-    let found: Option<String> = games::table
+/// `(user id, username)` pairs.
+pub type UserNames = Vec<(String, String)>;
+
+/// Game `id` with the usernames it mentions (creator, players, challenged
+/// user), in one statement.
+pub fn find_with_names(
+    conn: &mut DbConnection,
+    id: &str,
+) -> QueryResult<Option<(GameRow, UserNames)>> {
+    let (creator, red, blue, challenged) = diesel::alias!(
+        users as creator,
+        users as red_player,
+        users as blue_player,
+        users as challenged
+    );
+    let found = games::table
         .filter(games::id.eq(id))
-        .filter(games::status.eq_any(Status::CLOCKED))
-        .filter(games::deadline.le(now))
-        .select(games::id)
-        .first(conn)
+        .inner_join(creator.on(games::creator_id.eq(creator.field(users::id))))
+        .left_join(red.on(games::red_user_id.eq(red.field(users::id).nullable())))
+        .left_join(blue.on(games::blue_user_id.eq(blue.field(users::id).nullable())))
+        .left_join(
+            challenged.on(games::challenged_user_id.eq(challenged.field(users::id).nullable())),
+        )
+        .select((
+            GameRow::as_select(),
+            creator.field(users::username),
+            red.field(users::username).nullable(),
+            blue.field(users::username).nullable(),
+            challenged.field(users::username).nullable(),
+        ))
+        .first::<(
+            GameRow,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        )>(conn)
         .optional()?;
-    Ok(found.is_some())
+    Ok(found.map(
+        |(row, creator_name, red_name, blue_name, challenged_name)| {
+            let mut names = vec![(row.creator_id.clone(), creator_name)];
+            for (user, name) in [
+                (&row.red_user_id, red_name),
+                (&row.blue_user_id, blue_name),
+                (&row.challenged_user_id, challenged_name),
+            ] {
+                if let (Some(user), Some(name)) = (user, name) {
+                    names.push((user.clone(), name));
+                }
+            }
+            (row, names)
+        },
+    ))
 }
 
 /// `(id, username)` of the given users.
