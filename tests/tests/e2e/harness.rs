@@ -315,6 +315,13 @@ pub struct TestApp {
     database: TestDatabase,
 }
 
+impl TestApp {
+    /// Statements the server has sent to its database so far.
+    pub fn statements_sent(&self) -> u64 {
+        api::db::statements_sent(&self.database.url())
+    }
+}
+
 impl Drop for TestApp {
     fn drop(&mut self) {
         // Stop the server (its workers drop their pools) before the

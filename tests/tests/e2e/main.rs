@@ -24,4 +24,5 @@ mod more_squares;
 mod openapi;
 mod operations;
 mod reminders;
+mod statements;
 mod support;
