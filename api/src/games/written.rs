@@ -204,7 +204,25 @@ fn attempt<T: Serialize>(
             }
         }
     }
-    let change = work(conn, now)?;
+    let change = match work(conn, now) {
+        Ok(change) => change,
+        // A retry with the same key may have looked for the key just
+        // before the first request committed, then read the game just
+        // after (PostgreSQL reads each statement's newest commit): it
+        // must get the first answer, not a refusal made stale by it.
+        Err(Failed::Refused(refusal)) if !matches!(refusal, GameError::Store(_)) => {
+            if let Some(idem) = idempotency {
+                if let Some(stored) = keys::find(conn, &user_id, &idem.key)? {
+                    if stored.fingerprint == idem.fingerprint {
+                        return Ok(Attempted::Replayed(replayed(stored)));
+                    }
+                    return Err(GameError::KeyReused.into());
+                }
+            }
+            return Err(Failed::Refused(refusal));
+        }
+        Err(failed) => return Err(failed),
+    };
     let users = notices::record(conn, now, &change.notices)?;
     if let Some(idem) = idempotency {
         let row = IdempotencyRow {

@@ -83,6 +83,50 @@ async fn post_all_at_once(app: &TestApp, path: &str, users: &[TestUser]) -> Vec<
 }
 
 backend_tests! {
+    /// Eight identical retries of one move (same Idempotency-Key, same
+    /// body with `expected_version`), all sent at once, many times over:
+    /// the move is applied once and every one of them gets the first
+    /// answer, even those that read the game just after the first
+    /// committed (that used to be a `version_conflict` now and then).
+    async fn racing_identical_retries_all_get_the_first_answer(app) {
+        let (red, blue) = two_users(&app, "retry").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 11).await;
+        for round in 0..30 {
+            let legal = game.local.legal_moves();
+            let m = legal[round % legal.len()];
+            let color = game.local.turn();
+            let token = game.user(color).access_token.clone();
+            let body = move_body(m, None, Some(game.version));
+            let key = format!("retry-{round}");
+            let path = game.path("/moves");
+            let sends: Vec<_> = (0..8)
+                .map(|_| {
+                    let request = app
+                        .client
+                        .post(app.url(&path))
+                        .bearer_auth(&token)
+                        .header("idempotency-key", &key)
+                        .json(&body);
+                    tokio::spawn(request.send())
+                })
+                .collect();
+            let mut first: Option<Value> = None;
+            for send in sends {
+                let response = send.await.unwrap().unwrap();
+                assert_eq!(response.status().as_u16(), 200, "round {round}");
+                let answer: Value = response.json().await.unwrap();
+                match &first {
+                    None => first = Some(answer),
+                    Some(expected) => assert_eq!(&answer, expected, "round {round}"),
+                }
+            }
+            game.local.apply(color, domain::Action::play(m.from, m.to)).unwrap();
+            game.version += 1;
+            let view = game_view(&app, &game.id, game.user(color)).await;
+            assert_eq!(view["version"], game.version, "applied exactly once");
+        }
+    }
+
     async fn of_two_simultaneous_moves_exactly_one_wins(app) {
         let (ann, bo) = two_users(&app, "race").await;
         let mut game = random_match(&app, ann, bo, Variant::Classic, Rules::default(), 5).await;
