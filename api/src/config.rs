@@ -119,6 +119,27 @@ pub enum LogFormat {
     Json,
 }
 
+/// How the embedded SQLite database syncs to disk at each commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SqliteSynchronous {
+    /// Every commit reaches the disk before it is acknowledged: a power
+    /// loss cannot take back an acknowledged move.
+    Full,
+    /// Faster; a power loss (not a crash of the server) may lose the last
+    /// commits.
+    Normal,
+}
+
+impl SqliteSynchronous {
+    /// The `PRAGMA synchronous` value.
+    pub fn pragma(self) -> &'static str {
+        match self {
+            SqliteSynchronous::Full => "FULL",
+            SqliteSynchronous::Normal => "NORMAL",
+        }
+    }
+}
+
 /// Which cross-origin callers may use the API from a browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CorsOrigins {
@@ -135,7 +156,7 @@ pub enum CorsOrigins {
 pub mod defaults {
     use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
-    use super::LogFormat;
+    use super::{LogFormat, SqliteSynchronous};
 
     pub const BIND_ADDRESS: SocketAddr =
         SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 8080));
@@ -151,6 +172,7 @@ pub mod defaults {
     pub const LOG_FORMAT: LogFormat = LogFormat::Text;
     pub const DATABASE_POOL_SIZE: u32 = 10;
     pub const DATABASE_TIMEOUT_SECONDS: u64 = 3;
+    pub const SQLITE_SYNCHRONOUS: SqliteSynchronous = SqliteSynchronous::Full;
     pub const LOGIN_RATE_LIMIT: u32 = 10;
     pub const REGISTER_RATE_LIMIT: u32 = 10;
     pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -180,6 +202,8 @@ pub struct Config {
     pub database_pool_size: u32,
     /// How long a request waits for a database connection before 503.
     pub database_timeout: std::time::Duration,
+    /// Durability of the embedded SQLite database (ignored on PostgreSQL).
+    pub sqlite_synchronous: SqliteSynchronous,
     /// Login attempts allowed per minute, per client address and per username.
     pub login_attempts_per_minute: u32,
     /// Registrations allowed per minute per client address.
@@ -223,6 +247,7 @@ impl Config {
             log_format: defaults::LOG_FORMAT,
             database_pool_size: defaults::DATABASE_POOL_SIZE,
             database_timeout: std::time::Duration::from_secs(defaults::DATABASE_TIMEOUT_SECONDS),
+            sqlite_synchronous: defaults::SQLITE_SYNCHRONOUS,
             login_attempts_per_minute: defaults::LOGIN_RATE_LIMIT,
             register_attempts_per_minute: defaults::REGISTER_RATE_LIMIT,
             max_body_bytes: defaults::MAX_BODY_BYTES,
@@ -323,6 +348,13 @@ pub struct ServerArgs {
           default_value_t = defaults::LOG_FORMAT,
           value_parser = trimmed(EnumValueParser::<LogFormat>::new()))]
     pub log_format: LogFormat,
+
+    /// SQLite only: `full` (every acknowledged commit is on disk) or `normal`
+    /// (faster; a power loss may lose the last commits)
+    #[arg(long, env = "SQLITE_SYNCHRONOUS", global = true, value_enum, ignore_case = true,
+          default_value_t = defaults::SQLITE_SYNCHRONOUS,
+          value_parser = trimmed(EnumValueParser::<SqliteSynchronous>::new()))]
+    pub sqlite_synchronous: SqliteSynchronous,
 
     /// Maximum number of pooled database connections (1..=1000)
     #[arg(long, env = "DATABASE_POOL_SIZE", global = true,
@@ -466,6 +498,7 @@ impl ServerArgs {
                 log_format: self.log_format,
                 database_pool_size: self.database_pool_size,
                 database_timeout: std::time::Duration::from_secs(self.database_timeout_seconds),
+                sqlite_synchronous: self.sqlite_synchronous,
                 login_attempts_per_minute: self.login_rate_limit,
                 register_attempts_per_minute: self.register_rate_limit,
                 max_body_bytes: self.max_body_bytes,

@@ -15,7 +15,7 @@ use diesel::sqlite::SqliteConnection;
 use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
-use crate::config::DatabaseUrl;
+use crate::config::{DatabaseUrl, SqliteSynchronous};
 /// Any error, boxed (the cause of a failure, kept for the logs).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
@@ -41,8 +41,10 @@ pub type PooledConnection = r2d2::PooledConnection<ConnectionManager>;
 /// and foreign keys (off by default in SQLite).
 /// The busy timeout comes first so that switching to WAL waits for
 /// connections opened at the same moment instead of failing.
+/// `synchronous` comes from `SQLITE_SYNCHRONOUS` (default FULL: a commit is
+/// on disk before it is acknowledged).
 const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
-     PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;";
+     PRAGMA foreign_keys = ON;";
 
 /// Makes connections for the pool. Unlike diesel's generic manager it never
 /// guesses the backend from the URL, so a PostgreSQL outage cannot turn into
@@ -51,15 +53,21 @@ const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = 
 pub struct ConnectionManager {
     database: DatabaseUrl,
     connect_timeout: Duration,
+    sqlite_synchronous: SqliteSynchronous,
     statements: Arc<AtomicU64>,
 }
 
 impl ConnectionManager {
-    pub fn new(database: DatabaseUrl, connect_timeout: Duration) -> Self {
+    pub fn new(
+        database: DatabaseUrl,
+        connect_timeout: Duration,
+        sqlite_synchronous: SqliteSynchronous,
+    ) -> Self {
         let statements = statement_counter(&database);
         Self {
             database,
             connect_timeout,
+            sqlite_synchronous,
             statements,
         }
     }
@@ -82,7 +90,11 @@ impl ConnectionManager {
             DatabaseUrl::Sqlite(path) => {
                 let path = path.to_string_lossy();
                 let mut conn = SqliteConnection::establish(&path)?;
-                conn.batch_execute(SQLITE_PRAGMAS)
+                let pragmas = format!(
+                    "{SQLITE_PRAGMAS} PRAGMA synchronous = {};",
+                    self.sqlite_synchronous.pragma()
+                );
+                conn.batch_execute(&pragmas)
                     .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                 conn.set_instrumentation(count);
                 Ok(DbConnection::Sqlite(conn))
@@ -147,8 +159,13 @@ impl ManageConnection for ConnectionManager {
 
 /// Builds the pool without waiting for a first connection; callers that need
 /// the database at once (start-up) use [`migrate`] right after.
-pub fn pool(database: &DatabaseUrl, max_size: u32, timeout: Duration) -> Result<DbPool, BoxError> {
-    let manager = ConnectionManager::new(database.clone(), timeout);
+pub fn pool(
+    database: &DatabaseUrl,
+    max_size: u32,
+    timeout: Duration,
+    sqlite_synchronous: SqliteSynchronous,
+) -> Result<DbPool, BoxError> {
+    let manager = ConnectionManager::new(database.clone(), timeout, sqlite_synchronous);
     let builder = r2d2::Pool::builder()
         .error_handler(Box::new(LogConnectionErrors))
         .max_size(max_size)
@@ -377,7 +394,13 @@ mod tests {
     async fn an_unreachable_database_answers_service_unavailable() {
         // Port 1 on loopback refuses connections at once.
         let database = DatabaseUrl::Postgres("postgres://postgres@127.0.0.1:1/none".into());
-        let pool = pool(&database, 2, Duration::from_secs(1)).unwrap();
+        let pool = pool(
+            &database,
+            2,
+            Duration::from_secs(1),
+            SqliteSynchronous::Full,
+        )
+        .unwrap();
         let err = ping(&pool).await.unwrap_err();
         assert_eq!(ApiError::from(err).kind(), ProblemKind::ServiceUnavailable);
     }
@@ -389,6 +412,7 @@ mod tests {
             &DatabaseUrl::Sqlite(path.clone()),
             1,
             Duration::from_secs(2),
+            SqliteSynchronous::Full,
         )
         .unwrap();
         let mut conn = pool.get().unwrap();
@@ -434,26 +458,35 @@ mod tests {
             #[diesel(sql_type = BigInt)]
             foreign_keys: i64,
         }
+        #[derive(diesel::QueryableByName)]
+        struct Durability {
+            #[diesel(sql_type = BigInt)]
+            synchronous: i64,
+        }
         let path = std::env::temp_dir().join(format!("stratego-db-{}.db", uuid::Uuid::new_v4()));
         let pool = pool(
             &DatabaseUrl::Sqlite(path.clone()),
             2,
             Duration::from_secs(2),
+            SqliteSynchronous::Full,
         )
         .unwrap();
-        let (mode, keys) = run(&pool, |conn| {
+        let (mode, keys, sync) = run(&pool, |conn| {
             use diesel::RunQueryDsl;
             let DbConnection::Sqlite(sqlite) = conn else {
                 unreachable!()
             };
             let mode = diesel::sql_query("PRAGMA journal_mode").get_result::<Mode>(sqlite)?;
             let keys = diesel::sql_query("PRAGMA foreign_keys").get_result::<Keys>(sqlite)?;
-            Ok((mode.journal_mode, keys.foreign_keys))
+            let sync = diesel::sql_query("PRAGMA synchronous").get_result::<Durability>(sqlite)?;
+            Ok((mode.journal_mode, keys.foreign_keys, sync.synchronous))
         })
         .await
         .unwrap();
         assert_eq!(mode, "wal");
         assert_eq!(keys, 1);
+        // FULL by default: an acknowledged commit survives a power loss.
+        assert_eq!(sync, 2);
         drop(pool);
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));

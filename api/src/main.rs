@@ -107,7 +107,12 @@ fn migrate(args: &ServerArgs) -> ExitCode {
     };
     telemetry::init(&args.log_level, args.log_format);
     let run = || -> Result<usize, api::error::BoxError> {
-        let pool = db::pool(&database, 1, std::time::Duration::from_secs(10))?;
+        let pool = db::pool(
+            &database,
+            1,
+            std::time::Duration::from_secs(10),
+            args.sqlite_synchronous,
+        )?;
         let mut conn = pool.get()?;
         db::migrate(&mut conn)
     };

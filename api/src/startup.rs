@@ -72,6 +72,7 @@ impl Application {
             &config.database,
             config.database_pool_size,
             config.database_timeout,
+            config.sqlite_synchronous,
         )
         .map_err(&db_error)?;
         let migration_pool = pool.clone();
