@@ -488,6 +488,7 @@ impl From<crate::games::GameError> for ApiError {
             E::StaleTag => Self::new(ProblemKind::VersionConflict, detail)
                 .with_status(StatusCode::PRECONDITION_FAILED),
             E::KeyReused => Self::new(ProblemKind::IdempotencyKeyReused, detail),
+            E::AccountGone => Self::invalid_token(detail),
             E::Store(store) => store.into(),
             E::Internal(cause) => Self::internal(cause),
         }

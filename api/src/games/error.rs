@@ -42,6 +42,9 @@ pub enum GameError {
     /// Other writers kept winning the race for the game.
     #[error("the game kept changing while this request was handled; try again")]
     KeptChanging,
+    /// The caller's account no longer exists (its token outlived it).
+    #[error("this account no longer exists")]
+    AccountGone,
     /// The game's deadline had passed when a command loaded it: the clock
     /// ends it first (`games::clock`), then the command runs again.
     #[error("the deadline of this game has passed")]

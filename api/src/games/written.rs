@@ -170,11 +170,29 @@ where
                     version: change.version,
                 }));
             }
+            Err(Failed::Refused(error)) if refers_to_a_missing_user(&error) => {
+                return Err(GameError::AccountGone)
+            }
             Err(Failed::Refused(error)) => return Err(error),
             Err(Failed::Lost) => continue,
         }
     }
     Err(GameError::KeptChanging)
+}
+
+/// A write that names a user who does not exist: every user a change
+/// writes is the caller or one it just looked up (the challenged user), so
+/// it is the caller's account that is gone, deleted after their token was
+/// issued.
+fn refers_to_a_missing_user(error: &GameError) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    matches!(
+        error,
+        GameError::Store(StoreError::Query(Error::DatabaseError(
+            DatabaseErrorKind::ForeignKeyViolation,
+            _
+        )))
+    )
 }
 
 enum Attempted<T> {

@@ -39,6 +39,36 @@ async fn refresh(app: &TestApp, token: &str) -> reqwest::Response {
 }
 
 backend_tests! {
+    /// A token that outlived its account (the user row is gone) is refused
+    /// with 401 on the game routes too, as on /me, not a 500 from the
+    /// database's foreign keys; nothing is written.
+    async fn a_token_of_an_account_that_is_gone_answers_401(app) {
+        let ann = app.register_user("gone_ann").await;
+        let bo = app.register_user("gone_bo").await;
+        let open = crate::support::create_game(&app, &bo, &json!({})).await;
+        let id = ann.id.clone();
+        api::db::run(&app.pool, move |conn| {
+            use diesel::prelude::*;
+            use api::schema::users;
+            diesel::delete(users::table.filter(users::id.eq(id))).execute(conn)?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+        let token = Some(ann.access_token.as_str());
+        let created = app.post_json("/api/v1/games", token, &json!({})).await;
+        assert_problem(created, 401, "unauthorized").await;
+        let joined = app
+            .post_json(&format!("/api/v1/games/{open}/join"), token, &json!({}))
+            .await;
+        assert_problem(joined, 401, "unauthorized").await;
+        assert_problem(app.get("/api/v1/me", token).await, 401, "unauthorized").await;
+        // The open game is untouched: still waiting, still version 1.
+        let view = crate::support::game_view(&app, &open, &bo).await;
+        assert_eq!(view["status"], "waiting");
+        assert_eq!(view["version"], 1);
+    }
+
     async fn register_returns_the_user_and_working_tokens(app) {
         let response = app.register("ann", PASSWORD).await;
         assert_eq!(response.status(), StatusCode::CREATED);
