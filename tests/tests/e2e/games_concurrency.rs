@@ -179,7 +179,8 @@ backend_tests! {
         // Keys belong to their user: Bo's "create-1" is his own.
         let id = first["id"].as_str().unwrap();
         let joined = post_with_key(&app, &format!("/api/v1/games/{id}/join"), &bo.access_token, "create-1", &json!({})).await;
-        assert_eq!(joined.status().as_u16(), 200);
+        let status = joined.status().as_u16();
+        assert_eq!(status, 200, "{}", joined.text().await.unwrap());
 
         let mut game = random_match(&app, ann.clone(), bo.clone(), Variant::Classic, Rules::default(), 9).await;
         let m = game.local.legal_moves()[0];
