@@ -200,6 +200,18 @@ pub struct Server {
     pub cpu_cores_views: f64,
 }
 
+/// Where the CPU went while the clients ran: this load generator, and the
+/// whole machine (all processes: server, load generator, the database and
+/// anything else running), in cores (2.0 = two cores busy).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Machine {
+    pub cores: usize,
+    pub client_cores_moves: f64,
+    pub client_cores_views: f64,
+    pub busy_cores_moves: f64,
+    pub busy_cores_views: f64,
+}
+
 /// A run's results (`--json` prints this).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Report {
@@ -219,6 +231,8 @@ pub struct Report {
     pub max_ply: u32,
     pub long_games: LongGames,
     pub server: Server,
+    #[serde(default)]
+    pub machine: Machine,
     /// Failed requests (any non-2xx answer, or none): must be 0.
     pub errors: u64,
     /// The first few failures: the request and what came back.
@@ -260,7 +274,7 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
         "moves: {} clients for {} s",
         options.clients, options.move_seconds
     ));
-    let cpu_before = server_cpu(options.pid)?;
+    let cpu_before = Cpu::now(options.pid)?;
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(options.move_seconds);
     let budget = Arc::new(AtomicU64::new(0));
@@ -293,7 +307,11 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
         played.push(result.map_err(|e| format!("a move client failed: {e}"))?);
     }
     report.move_seconds = started.elapsed().as_secs_f64();
-    let move_cpu = server_cpu(options.pid)? - cpu_before;
+    let cpu = Cpu::now(options.pid)?.minus(&cpu_before);
+    let move_cpu = cpu.server;
+    report.machine.cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    report.machine.client_cores_moves = cpu.client / report.move_seconds.max(1e-9);
+    report.machine.busy_cores_moves = cpu.machine / report.move_seconds.max(1e-9);
 
     let seconds = report.move_seconds;
     let mut moves: Vec<Duration> = played
@@ -336,7 +354,7 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
             "views: {} clients for {} s",
             options.clients, options.view_seconds
         ));
-        let cpu_before = server_cpu(options.pid)?;
+        let cpu_before = Cpu::now(options.pid)?;
         let started = Instant::now();
         let deadline = started + Duration::from_secs_f64(options.view_seconds);
         let mut tasks = tokio::task::JoinSet::new();
@@ -351,7 +369,10 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
             views.extend(result.map_err(|e| format!("a view client failed: {e}"))?);
         }
         report.view_seconds = started.elapsed().as_secs_f64();
-        let view_cpu = server_cpu(options.pid)? - cpu_before;
+        let cpu = Cpu::now(options.pid)?.minus(&cpu_before);
+        let view_cpu = cpu.server;
+        report.machine.client_cores_views = cpu.client / report.view_seconds.max(1e-9);
+        report.machine.busy_cores_views = cpu.machine / report.view_seconds.max(1e-9);
         let latency = Latency::of(&mut views, report.view_seconds);
         report.views_per_second = latency.per_second;
         report.view_p99_ms = latency.p99_ms;
@@ -885,11 +906,37 @@ pub fn proc_status(pid: u32, field: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("no {field} in /proc/{pid}/status"))
 }
 
-/// User + system CPU seconds of the server process (0 without a pid).
-fn server_cpu(pid: Option<u32>) -> Result<f64, String> {
-    let Some(pid) = pid else {
-        return Ok(0.0);
-    };
+/// CPU seconds used so far: by the server process (0 without a pid), by
+/// this process, and by the whole machine.
+struct Cpu {
+    server: f64,
+    client: f64,
+    machine: f64,
+}
+
+impl Cpu {
+    fn now(pid: Option<u32>) -> Result<Self, String> {
+        Ok(Self {
+            server: match pid {
+                Some(pid) => process_cpu(&pid.to_string())?,
+                None => 0.0,
+            },
+            client: process_cpu("self")?,
+            machine: machine_cpu()?,
+        })
+    }
+
+    fn minus(&self, before: &Cpu) -> Cpu {
+        Cpu {
+            server: self.server - before.server,
+            client: self.client - before.client,
+            machine: self.machine - before.machine,
+        }
+    }
+}
+
+/// User + system CPU seconds of process `pid` ("self": this one).
+fn process_cpu(pid: &str) -> Result<f64, String> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map_err(|e| format!("/proc/{pid}/stat: {e}"))?;
     // After the command name (in parentheses, may hold spaces): utime and
@@ -904,6 +951,28 @@ fn server_cpu(pid: Option<u32>) -> Result<f64, String> {
         (Some(user), Some(system)) => Ok((user + system) / 100.0),
         _ => Err(format!("bad /proc/{pid}/stat")),
     }
+}
+
+/// Busy CPU seconds of the whole machine (all cores, not idle or iowait).
+fn machine_cpu() -> Result<f64, String> {
+    let stat = std::fs::read_to_string("/proc/stat").map_err(|e| format!("/proc/stat: {e}"))?;
+    let ticks: Vec<f64> = stat
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("cpu "))
+        .map(|rest| {
+            rest.split_whitespace()
+                .filter_map(|f| f.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    if ticks.len() < 8 {
+        return Err("bad /proc/stat".into());
+    }
+    // user nice system idle iowait irq softirq steal (guest time is
+    // already in user).
+    let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7];
+    Ok(busy / 100.0)
 }
 
 fn millis(d: Duration) -> f64 {
@@ -1018,6 +1087,19 @@ pub fn table(report: &Report) -> String {
             ),
         );
     }
+    let machine = &report.machine;
+    line(
+        &mut out,
+        format!(
+            "CPU in cores of {}: moves: load generator {:.2}, whole machine {:.2}; views: load \
+             generator {:.2}, whole machine {:.2}",
+            machine.cores,
+            machine.client_cores_moves,
+            machine.busy_cores_moves,
+            machine.client_cores_views,
+            machine.busy_cores_views
+        ),
+    );
     line(&mut out, format!("errors: {}", report.errors));
     for sample in &report.error_samples {
         line(&mut out, format!("  {sample}"));
@@ -1073,6 +1155,33 @@ pub fn compare(backends: &[(&str, &Report)], pgbench: Pgbench) -> String {
         (
             "server CPU ms per view",
             Box::new(|r| format!("{:.3}", r.server.cpu_ms_per_view)),
+        ),
+        (
+            "server CPU cores, moves / views",
+            Box::new(|r| {
+                format!(
+                    "{:.2} / {:.2}",
+                    r.server.cpu_cores_moves, r.server.cpu_cores_views
+                )
+            }),
+        ),
+        (
+            "load tool CPU cores, moves / views",
+            Box::new(|r| {
+                format!(
+                    "{:.2} / {:.2}",
+                    r.machine.client_cores_moves, r.machine.client_cores_views
+                )
+            }),
+        ),
+        (
+            "machine busy cores, moves / views",
+            Box::new(|r| {
+                format!(
+                    "{:.2} / {:.2}",
+                    r.machine.busy_cores_moves, r.machine.busy_cores_views
+                )
+            }),
         ),
         (
             "pgbench TPC-B tps",
