@@ -299,13 +299,16 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
                 attempts += 1;
                 play_game(&client, &pair, &mut rng, &limit, &mut played).await;
             }
-            played
+            (index, played)
         });
     }
     let mut played = Vec::with_capacity(options.clients);
     while let Some(result) = tasks.join_next().await {
         played.push(result.map_err(|e| format!("a move client failed: {e}"))?);
     }
+    // In client order: client i reads its own game in the view phase.
+    played.sort_by_key(|(index, _)| *index);
+    let played: Vec<Played> = played.into_iter().map(|(_, p)| p).collect();
     report.move_seconds = started.elapsed().as_secs_f64();
     let cpu = Cpu::now(options.pid)?.minus(&cpu_before);
     let move_cpu = cpu.server;
@@ -717,6 +720,17 @@ async fn read_views(
         let token = if red { &pair.red } else { &pair.blue };
         red = !red;
         match client.call("GET", &path, Some(token), None).await {
+            // Each client reads its own game: a view without `you` would
+            // be a spectator's, a mistake of this tool.
+            Some((view, _)) if view["you"].is_null() => {
+                client.failed(
+                    &format!("GET {path}"),
+                    "",
+                    "200 but a spectator's view",
+                    &view.to_string(),
+                );
+                return latencies;
+            }
             Some((_, took)) => latencies.push(took),
             None => tokio::time::sleep(Duration::from_millis(20)).await,
         }
