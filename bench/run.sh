@@ -17,8 +17,9 @@
 # PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres), BENCH_LOG_LEVEL
 # (info, the server's default), BACKENDS ("postgres sqlite"), OUT (a
 # directory to keep the reports, logs and tables in; default: none kept),
-# PERF=1 (record `perf` on the PostgreSQL server during its move phase;
-# the reports perf-self.txt and perf-children.txt are kept in OUT). Any other server setting (WORKERS,
+# PERF=1 (record `perf` on the PostgreSQL server during its move phase, at
+# PERF_FREQ samples a second, default 199; the reports perf-self.txt and
+# perf-children.txt are kept in OUT). Any other server setting (WORKERS,
 # DATABASE_POOL_SIZE, ...) passes through from the environment.
 #
 # Only the rate limits differ from the server's defaults (REGISTER_RATE_LIMIT
@@ -171,7 +172,7 @@ run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
             sleep 0.2
         done
         # DWARF call graphs: the release build has no frame pointers.
-        perf record -F 199 --call-graph dwarf -p "$SERVER_PID" -o "$WORK/perf.data" \
+        perf record -F "${PERF_FREQ:-199}" --call-graph dwarf -p "$SERVER_PID" -o "$WORK/perf.data" \
             -- sleep "$MOVE_SECONDS" >"$WORK/perf-record.txt" 2>&1 &
         PERF_PID=$!
         wait "$PERF_PID" || true
