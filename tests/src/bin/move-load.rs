@@ -1,5 +1,5 @@
 //! Move latency and throughput against a running server (the figures in
-//! api/BENCHMARKS.md, "Moves: latency by ply and throughput").
+//! BENCHMARKS.md, "Moves: latency by ply, and throughput").
 //!
 //! ```text
 //! move-load --address 127.0.0.1:8080 --games 3 --plies 1000 --concurrency 1,4,16

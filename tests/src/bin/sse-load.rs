@@ -1,5 +1,5 @@
 //! Opens many Server-Sent Event streams to a running server and reports the
-//! server's resident memory (the figure in api/BENCHMARKS.md).
+//! server's resident memory (the figure in BENCHMARKS.md).
 //!
 //! ```text
 //! sse-load --address 127.0.0.1:8080 --pid <server pid> --connections 1000 --users 200

@@ -20,6 +20,7 @@ mod games_concurrency;
 mod games_events;
 mod games_leak;
 mod games_play;
+mod load;
 mod more_squares;
 mod openapi;
 mod operations;
