@@ -321,3 +321,138 @@ problem_response!(
     "`version_conflict`: `If-Match` does not carry the current ETag of the game",
     "If-Match does not name the current version of the game; reload it"
 );
+
+/// Final touches on the generated document, for what the derive macros
+/// cannot say: unions as `oneOf` of named schemas with a `discriminator`
+/// (so that client generators give every variant a type of its own).
+/// Applied to the document exactly as it is served and committed.
+pub fn finish(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    let mut value = match serde_json::to_value(&doc) {
+        Ok(value) => value,
+        Err(error) => {
+            tracing::error!(%error, "cannot finish the OpenAPI document");
+            return doc;
+        }
+    };
+    if let Some(schemas) = value
+        .pointer_mut("/components/schemas")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        event_union(schemas);
+    }
+    match serde_json::from_value(value) {
+        Ok(finished) => finished,
+        Err(error) => {
+            tracing::error!(%error, "cannot finish the OpenAPI document");
+            doc
+        }
+    }
+}
+
+type Schemas = serde_json::Map<String, serde_json::Value>;
+
+fn schema_ref(name: &str) -> String {
+    format!("#/components/schemas/{name}")
+}
+
+/// `snake_case` to `PascalCase`.
+fn pascal(tag: &str) -> String {
+    tag.split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+/// A `oneOf` of `refs`, discriminated by `property` (`tag` -> schema name).
+fn discriminated(property: &str, variants: &[(String, String)]) -> serde_json::Value {
+    let refs: Vec<serde_json::Value> = variants
+        .iter()
+        .map(|(_, name)| serde_json::json!({"$ref": schema_ref(name)}))
+        .collect();
+    let mapping: serde_json::Map<String, serde_json::Value> = variants
+        .iter()
+        .map(|(tag, name)| (tag.clone(), serde_json::Value::String(schema_ref(name))))
+        .collect();
+    serde_json::json!({
+        "oneOf": refs,
+        "discriminator": {"propertyName": property, "mapping": mapping},
+    })
+}
+
+/// The value of a single-value `enum` property (a serde tag).
+fn tag_of(variant: &serde_json::Value, property: &str) -> Option<String> {
+    variant
+        .pointer(&format!("/properties/{property}/enum/0"))
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+}
+
+/// `Event` (on the wire: `id`, `created_at` and a payload tagged by `type`)
+/// as one named schema per event type, each complete, in a `oneOf`
+/// discriminated by `type`. The payload union `EventPayload` (an `allOf`
+/// of a `oneOf` and an object, which generators cannot read) goes away.
+fn event_union(schemas: &mut Schemas) {
+    let (Some(payload), Some(event)) = (schemas.remove("EventPayload"), schemas.get("Event"))
+    else {
+        return;
+    };
+    let common = event
+        .pointer("/allOf/1/properties")
+        .cloned()
+        .unwrap_or_default();
+    let description = event.get("description").cloned();
+    let example = event.get("example").cloned();
+    let mut variants = Vec::new();
+    for variant in payload["oneOf"].as_array().into_iter().flatten() {
+        let Some(tag) = tag_of(variant, "type") else {
+            continue;
+        };
+        let name = format!("{}Event", pascal(&tag));
+        let mut properties = serde_json::Map::new();
+        properties.insert("id".into(), common["id"].clone());
+        properties.insert(
+            "type".into(),
+            serde_json::json!({"type": "string", "enum": [tag]}),
+        );
+        properties.insert("created_at".into(), common["created_at"].clone());
+        let mut required = vec![
+            serde_json::json!("id"),
+            serde_json::json!("type"),
+            serde_json::json!("created_at"),
+        ];
+        if let Some(own) = variant["properties"].as_object() {
+            for (key, schema) in own {
+                if key != "type" {
+                    properties.insert(key.clone(), schema.clone());
+                }
+            }
+        }
+        for key in variant["required"].as_array().into_iter().flatten() {
+            if key != "type" {
+                required.push(key.clone());
+            }
+        }
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "required": required,
+            "properties": properties,
+        });
+        if let Some(text) = variant.get("description") {
+            schema["description"] = text.clone();
+        }
+        schemas.insert(name.clone(), schema);
+        variants.push((tag, name));
+    }
+    let mut union = discriminated("type", &variants);
+    if let Some(description) = description {
+        union["description"] = description;
+    }
+    if let Some(example) = example {
+        union["example"] = example;
+    }
+    schemas.insert("Event".into(), union);
+}

@@ -191,12 +191,13 @@ impl Application {
 
 /// The OpenAPI document exactly as the server serves it.
 pub fn openapi_document() -> utoipa::openapi::OpenApi {
-    App::new()
+    let doc = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(routes::configure)
         .split_for_parts()
-        .1
+        .1;
+    crate::openapi::finish(doc)
 }
 
 /// Documented paths and their methods, to tell "wrong method" (405) from
@@ -446,6 +447,7 @@ pub fn build_app(
         .app_data(web::PathConfig::default().error_handler(path_error))
         .configure(routes::configure)
         .split_for_parts();
+    let doc = crate::openapi::finish(doc);
     let routes = web::Data::new(RouteTable::from_openapi(&doc));
     let parameters = web::Data::new(ParameterTable::from_openapi(&doc));
     app.app_data(routes)

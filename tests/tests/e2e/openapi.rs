@@ -175,3 +175,91 @@ fn security_scheme_and_problem_schema_are_described() {
     let me = &doc["paths"]["/api/v1/me"]["get"];
     assert_eq!(me["security"][0]["bearer"], serde_json::json!([]));
 }
+
+/// Whether `schema` is `oneOf: [X, {type: null}]`: an optional value, not a
+/// union of shapes.
+fn is_nullable_wrapper(schema: &Value) -> bool {
+    schema["oneOf"]
+        .as_array()
+        .is_some_and(|items| items.len() == 2 && items.iter().any(|i| i["type"] == "null"))
+}
+
+fn visit_schemas<'a>(value: &'a Value, found: &mut Vec<&'a Value>) {
+    match value {
+        Value::Object(map) => {
+            found.push(value);
+            map.values().for_each(|inner| visit_schemas(inner, found));
+        }
+        Value::Array(items) => items.iter().for_each(|inner| visit_schemas(inner, found)),
+        _ => {}
+    }
+}
+
+/// Generators (openapi-python-client, openapi-typescript) need every union
+/// to be a `oneOf` of named object schemas with a `discriminator` whose
+/// mapping names each of them, the tag required and a single-value enum.
+#[test]
+fn unions_are_discriminated_oneofs_of_named_schemas() {
+    let doc = document();
+    let mut all = Vec::new();
+    visit_schemas(&doc, &mut all);
+    let mut unions = 0;
+    for schema in all {
+        assert!(schema.get("allOf").is_none(), "allOf in {schema}");
+        assert!(schema.get("anyOf").is_none(), "anyOf in {schema}");
+        let Some(items) = schema["oneOf"].as_array() else {
+            continue;
+        };
+        if is_nullable_wrapper(schema) {
+            continue;
+        }
+        unions += 1;
+        let property = schema["discriminator"]["propertyName"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a oneOf without discriminator: {schema}"));
+        let mapping = schema["discriminator"]["mapping"].as_object().unwrap();
+        assert_eq!(mapping.len(), items.len(), "{schema}");
+        for (tag, reference) in mapping {
+            let reference = reference.as_str().unwrap();
+            assert!(
+                items.iter().any(|i| i["$ref"] == reference),
+                "{reference} mapped but not in oneOf"
+            );
+            let variant = doc.pointer(reference.trim_start_matches('#')).unwrap();
+            assert_eq!(variant["type"], "object", "{reference}");
+            assert!(
+                variant["required"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r == property),
+                "{reference} does not require {property}"
+            );
+            assert_eq!(
+                variant["properties"][property]["enum"],
+                serde_json::json!([tag]),
+                "{reference}"
+            );
+        }
+    }
+    assert!(unions >= 1);
+    let page = &doc["components"]["schemas"]["EventPage"]["properties"]["events"];
+    assert_eq!(page["items"]["$ref"], "#/components/schemas/Event");
+    let event = &doc["components"]["schemas"]["Event"];
+    assert_eq!(event["oneOf"].as_array().unwrap().len(), 9);
+    for (_, reference) in event["discriminator"]["mapping"].as_object().unwrap() {
+        let variant = doc
+            .pointer(reference.as_str().unwrap().trim_start_matches('#'))
+            .unwrap();
+        for member in ["id", "type", "created_at", "game_id"] {
+            assert!(
+                variant["required"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r == member),
+                "{reference} lacks {member}"
+            );
+        }
+    }
+}
