@@ -70,6 +70,31 @@ pub struct RulesDoc {
     max_plies_without_battle: Option<u32>,
 }
 
+/// The complete rules in force in a game (every rule is always sent).
+#[derive(ToSchema)]
+#[schema(as = RulesView, example = json!({"two_square_limit": 3, "scout_strike_after_move": true,
+    "aggressor_advantage": false, "silent_defense": false, "rescue": false,
+    "max_plies": null, "max_plies_without_battle": null}))]
+pub struct RulesViewDoc {
+    /// How many times in a row a piece may cross the same border back and forth
+    #[schema(minimum = 2, maximum = 10)]
+    two_square_limit: u8,
+    /// A scout may end a line move by attacking
+    scout_strike_after_move: bool,
+    /// In a battle of equal strengths the attacker wins
+    aggressor_advantage: bool,
+    /// Only the attacker's rank is revealed in a battle
+    silent_defense: bool,
+    /// Reaching the opponent's back row may bring back a captured piece
+    rescue: bool,
+    /// A draw (`move_limit`) after this many plies; `null`: no cap
+    #[schema(minimum = 1, maximum = 1_000_000, required = true)]
+    max_plies: Option<u32>,
+    /// A draw after this many plies without a battle; `null`: no cap
+    #[schema(minimum = 1, maximum = 1_000_000, required = true)]
+    max_plies_without_battle: Option<u32>,
+}
+
 /// One occupied square as the viewer sees it.
 #[derive(ToSchema)]
 #[schema(as = BoardPiece, example = json!({"id": 76, "square": "h8", "color": "blue",
@@ -82,8 +107,10 @@ pub struct PieceViewDoc {
     square: String,
     color: ColorDoc,
     /// `null` when the viewer may not know the rank
+    #[schema(required = true)]
     piece: Option<PieceDoc>,
     /// Modern strength (marshal 10 .. spy 1); null when hidden or bomb/flag
+    #[schema(required = true)]
     strength: Option<u8>,
     /// The owner's opponent knows the rank
     revealed: bool,
@@ -122,7 +149,11 @@ pub enum OutcomeDoc {
 #[derive(ToSchema)]
 #[schema(as = Battle)]
 pub struct BattleDoc {
+    /// `null` when the viewer may not know the rank
+    #[schema(required = true)]
     attacker: Option<PieceDoc>,
+    /// `null` when the viewer may not know the rank
+    #[schema(required = true)]
     defender: Option<PieceDoc>,
     outcome: OutcomeDoc,
 }
@@ -146,8 +177,13 @@ pub struct MoveViewDoc {
     from: String,
     to: String,
     /// The moving piece, if the viewer may know it
+    #[schema(required = true)]
     piece: Option<PieceDoc>,
+    /// The battle the move started; `null` for a move to an empty square
+    #[schema(required = true)]
     battle: Option<BattleDoc>,
+    /// The rescue made with the move, if any
+    #[schema(required = true)]
     rescue: Option<RescueDoc>,
 }
 
@@ -169,6 +205,8 @@ pub enum EndReasonDoc {
 #[derive(ToSchema)]
 #[schema(as = GameResult, example = json!({"winner": "red", "reason": "flag_captured"}))]
 pub struct GameResultDoc {
+    /// `null` for a draw
+    #[schema(required = true)]
     winner: Option<ColorDoc>,
     reason: EndReasonDoc,
 }

@@ -9,6 +9,7 @@
 mod harness;
 
 mod auth;
+mod contract;
 mod edges;
 mod errors;
 mod events;
