@@ -27,7 +27,7 @@ pub const BEARER: &str = "bearer";
     ),
     modifiers(&SecurityScheme_, &ProblemTypes),
     components(
-        schemas(ProblemDocument),
+        schemas(ProblemDocument, crate::games::docs::SetupProblemDoc),
         responses(
             BadRequest, Unauthorized, Forbidden, NotFound, UnprocessableEntity,
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken,
@@ -135,13 +135,13 @@ pub fn problem_response(
 ) -> RefOr<Response> {
     let status_code =
         actix_web::http::StatusCode::from_u16(status).unwrap_or_else(|_| kind.status());
-    let example = ApiError::new(kind, example_detail)
+    let example = example_extensions(ApiError::new(kind, example_detail), kind, status)
         .with_status(status_code)
         .body();
     let mut builder = ResponseBuilder::new().description(description).content(
         PROBLEM_JSON,
         ContentBuilder::new()
-            .schema(Some(Ref::from_schema_name("Problem")))
+            .schema(Some(Ref::from_schema_name(problem_schema(kind, status))))
             .example(Some(example))
             .build(),
     );
@@ -171,6 +171,67 @@ pub fn problem_response(
         _ => {}
     }
     builder.build().into()
+}
+
+/// Every `reason` a refusal of the rules engine may carry: every
+/// `domain::IllegalMove::kind()` and `domain::ActionError::kind()` (a unit
+/// test constructs one of each and compares).
+pub const REFUSAL_REASONS: [&str; 27] = [
+    "game_over",
+    "not_your_turn",
+    "timeout_not_on_turn",
+    "no_piece",
+    "not_your_piece",
+    "immovable",
+    "same_square",
+    "diagonal",
+    "lake",
+    "too_far",
+    "through_lake",
+    "blocked",
+    "own_piece",
+    "scout_long_attack",
+    "two_square_rule",
+    "rescue_disabled",
+    "rescue_by_scout",
+    "rescue_not_on_back_row",
+    "rescue_bomb",
+    "rescue_limit",
+    "rescue_same_piece",
+    "rescue_not_captured",
+    "rescue_square",
+    "draw_already_offered",
+    "draw_offer_pending",
+    "no_draw_offer",
+    "own_draw_offer",
+];
+
+/// The schema of an error response: `Problem`, or a problem with the typed
+/// extension members that kind carries.
+fn problem_schema(kind: ProblemKind, status: u16) -> &'static str {
+    match (kind, status) {
+        (ProblemKind::IllegalMove | ProblemKind::WrongPhase, _) => "MoveRefusal",
+        (ProblemKind::InvalidSetup, _) => "SetupRefusal",
+        (ProblemKind::ValidationFailed, 422) => "ValidationProblem",
+        (ProblemKind::RateLimited, _) => "RateLimitedProblem",
+        (ProblemKind::TooManyStreams, _) => "TooManyStreamsProblem",
+        _ => "Problem",
+    }
+}
+
+/// The extension members of an example, as the server sends them.
+fn example_extensions(error: ApiError, kind: ProblemKind, status: u16) -> ApiError {
+    match (kind, status) {
+        (ProblemKind::IllegalMove, _) => error.with_extension("reason", "through_lake"),
+        (ProblemKind::InvalidSetup, _) => error.with_extension(
+            "problems",
+            serde_json::json!([{"problem": "outside_zone", "square": "a5"},
+                {"problem": "wrong_count", "piece": "scout", "expected": 8, "found": 7}]),
+        ),
+        (ProblemKind::RateLimited, _) => error.with_extension("retry_after", 42),
+        (ProblemKind::TooManyStreams, _) => error.with_extension("max_streams", 5),
+        _ => error,
+    }
 }
 
 /// Declares a reusable error response for `#[utoipa::path(responses(...))]`:
@@ -304,7 +365,8 @@ problem_response!(
      problem (`unknown_piece`, `bad_square`, `outside_zone`, `lake`, `duplicate_square`, \
      `wrong_count`). Also `validation_failed` for a body that is neither a placement nor \
      a random request, or `idempotency_key_reused`",
-    "the setup has 2 problems: a5 is outside your setup zone; 7 scouts instead of 8"
+    "the setup has 2 problems: a5 is outside your setup zone; the army has 8 scout piece(s), \
+     the setup has 7"
 );
 problem_response!(
     GameUnprocessable,
@@ -339,6 +401,8 @@ pub fn finish(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         .and_then(serde_json::Value::as_object_mut)
     {
         event_union(schemas);
+        split_union(schemas, "SetupProblem", "problem", "SetupProblem");
+        problem_schemas(schemas);
     }
     match serde_json::from_value(value) {
         Ok(finished) => finished,
@@ -455,4 +519,237 @@ fn event_union(schemas: &mut Schemas) {
         union["example"] = example;
     }
     schemas.insert("Event".into(), union);
+}
+
+/// A union serialized with an internal `tag` (utoipa writes a `oneOf` of
+/// inline objects): each variant becomes the named schema
+/// `<Tag><suffix>`, and the union a discriminated `oneOf` of them.
+fn split_union(schemas: &mut Schemas, union: &str, tag: &str, suffix: &str) {
+    let Some(schema) = schemas.get(union).cloned() else {
+        return;
+    };
+    let mut variants = Vec::new();
+    for variant in schema["oneOf"].as_array().into_iter().flatten() {
+        let Some(value) = tag_of(variant, tag) else {
+            return;
+        };
+        let name = format!("{}{suffix}", pascal(&value));
+        schemas.insert(name.clone(), variant.clone());
+        variants.push((value, name));
+    }
+    let mut split = discriminated(tag, &variants);
+    for member in ["description", "example"] {
+        if let Some(value) = schema.get(member) {
+            split[member] = value.clone();
+        }
+    }
+    schemas.insert(union.into(), split);
+}
+
+/// The problem documents that carry extension members, each a complete
+/// object schema (the standard members of `Problem` and its own).
+fn problem_schemas(schemas: &mut Schemas) {
+    let Some(base) = schemas.get("Problem").cloned() else {
+        return;
+    };
+    schemas.insert(
+        "FieldError".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "One broken rule of a registration.",
+            "required": ["field", "message"],
+            "properties": {
+                "field": {"type": "string", "enum": ["username", "password"]},
+                "message": {"type": "string", "description": "What the value must be"},
+            },
+        }),
+    );
+    let variants = [
+        (
+            "MoveRefusal",
+            "A refused move or game action. Refusals decided by the rules engine \
+             (`illegal_move`, `two_square_rule`, `not_your_turn`, and `wrong_phase` \
+             for a finished game or a draw action) carry `reason`.",
+            "reason",
+            serde_json::json!({
+                "type": "string",
+                "enum": REFUSAL_REASONS,
+                "description": "Why the rules engine refused (docs/errors.md); absent \
+                    on refusals of the server's own checks (`version_conflict`, a \
+                    phase check, `validation_failed`, `idempotency_key_reused`)",
+            }),
+            false,
+        ),
+        (
+            "SetupRefusal",
+            "A refused setup: `invalid_setup` lists every problem found.",
+            "problems",
+            serde_json::json!({
+                "type": "array",
+                "items": {"$ref": schema_ref("SetupProblem")},
+                "description": "Entry problems in the order sent, then wrong counts in \
+                    piece order; absent on other codes (`validation_failed`, \
+                    `idempotency_key_reused`)",
+            }),
+            false,
+        ),
+        (
+            "ValidationProblem",
+            "A request with a wrong value. A refused registration lists every broken \
+             rule in `errors`.",
+            "errors",
+            serde_json::json!({
+                "type": "array",
+                "items": {"$ref": schema_ref("FieldError")},
+                "description": "Every broken account rule (registration only); absent \
+                    otherwise",
+            }),
+            false,
+        ),
+        (
+            "RateLimitedProblem",
+            "Too many attempts (`rate_limited`).",
+            "retry_after",
+            serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "description": "Whole seconds until the window reopens (as `Retry-After`)",
+            }),
+            true,
+        ),
+        (
+            "TooManyStreamsProblem",
+            "Too many open streams (`too_many_streams`).",
+            "max_streams",
+            serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "description": "The per-user limit of open streams (MAX_STREAMS_PER_USER)",
+            }),
+            true,
+        ),
+    ];
+    for (name, description, member, schema, required) in variants {
+        let mut problem = base.clone();
+        problem["description"] = serde_json::Value::String(description.into());
+        if let Some(object) = problem.as_object_mut() {
+            object.remove("example");
+        }
+        problem["properties"][member] = schema;
+        if required {
+            if let Some(list) = problem["required"].as_array_mut() {
+                list.push(serde_json::Value::String(member.into()));
+            }
+        }
+        schemas.insert(name.into(), problem);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use std::collections::BTreeSet;
+
+    use domain::{ActionError as A, IllegalMove as M, Piece, Square};
+
+    use super::*;
+
+    /// One refusal of each kind the domain has. The matches have no
+    /// catch-all: a new variant does not compile until it is listed here.
+    fn every_refusal() -> Vec<A> {
+        let s = Square::from_index(0).unwrap();
+        let p = Piece::Scout;
+        let moves = [
+            M::NoPiece { from: s },
+            M::NotYourPiece { from: s },
+            M::Immovable { from: s, piece: p },
+            M::SameSquare { square: s },
+            M::Diagonal { from: s, to: s },
+            M::Lake { to: s },
+            M::TooFar {
+                from: s,
+                to: s,
+                piece: p,
+            },
+            M::ThroughLake { lake: s },
+            M::Blocked { square: s },
+            M::OwnPiece { to: s },
+            M::ScoutLongAttack { from: s, to: s },
+            M::TwoSquareRule {
+                from: s,
+                to: s,
+                limit: 3,
+            },
+            M::RescueDisabled,
+            M::RescueNotOnBackRow,
+            M::RescueByScout,
+            M::RescueBomb,
+            M::RescueLimit,
+            M::RescueSamePiece,
+            M::RescueNotCaptured { piece: p },
+            M::RescueSquare { square: s },
+        ];
+        for m in &moves {
+            match m {
+                M::NoPiece { .. }
+                | M::NotYourPiece { .. }
+                | M::Immovable { .. }
+                | M::SameSquare { .. }
+                | M::Diagonal { .. }
+                | M::Lake { .. }
+                | M::TooFar { .. }
+                | M::ThroughLake { .. }
+                | M::Blocked { .. }
+                | M::OwnPiece { .. }
+                | M::ScoutLongAttack { .. }
+                | M::TwoSquareRule { .. }
+                | M::RescueDisabled
+                | M::RescueNotOnBackRow
+                | M::RescueByScout
+                | M::RescueBomb
+                | M::RescueLimit
+                | M::RescueSamePiece
+                | M::RescueNotCaptured { .. }
+                | M::RescueSquare { .. } => {}
+            }
+        }
+        let mut all = vec![
+            A::GameOver,
+            A::NotYourTurn,
+            A::TimeoutNotOnTurn,
+            A::DrawAlreadyOffered,
+            A::DrawOfferPending,
+            A::NoDrawOffer,
+            A::OwnDrawOffer,
+        ];
+        all.extend(moves.into_iter().map(A::Illegal));
+        for a in &all {
+            match a {
+                A::GameOver
+                | A::NotYourTurn
+                | A::TimeoutNotOnTurn
+                | A::Illegal(_)
+                | A::DrawAlreadyOffered
+                | A::DrawOfferPending
+                | A::NoDrawOffer
+                | A::OwnDrawOffer => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_reason_enum_is_every_kind_the_domain_can_produce() {
+        let kinds: BTreeSet<&str> = every_refusal().iter().map(A::kind).collect();
+        let doc = serde_json::to_value(crate::startup::openapi_document()).unwrap();
+        let listed: BTreeSet<&str> = doc["components"]["schemas"]["MoveRefusal"]["properties"]
+            ["reason"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(listed, kinds);
+        assert_eq!(REFUSAL_REASONS.len(), kinds.len(), "a reason listed twice");
+    }
 }

@@ -210,3 +210,34 @@ pub struct GameResultDoc {
     winner: Option<ColorDoc>,
     reason: EndReasonDoc,
 }
+
+/// One thing wrong with a placement (in `problems` of `invalid_setup`).
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+#[schema(as = SetupProblem)]
+pub enum SetupProblemDoc {
+    /// The value is not one of the twelve lower-case piece names.
+    UnknownPiece {
+        /// As sent (at most 32 characters)
+        square: String,
+        /// As sent (at most 32 characters)
+        piece: String,
+    },
+    /// The key is not a square name.
+    BadSquare {
+        /// As sent (at most 32 characters)
+        square: String,
+    },
+    /// The square is not in the caller's setup zone.
+    OutsideZone { square: String },
+    /// The square is a lake.
+    Lake { square: String },
+    /// The square was given before.
+    DuplicateSquare { square: String },
+    /// The army needs `expected` of this piece; the placement has `found`.
+    WrongCount {
+        piece: PieceDoc,
+        expected: u32,
+        found: u32,
+    },
+}

@@ -69,7 +69,10 @@ impl Contract {
                         response = self.resolve(reference).1;
                     }
                     let content = &response["content"];
-                    let schema = content["application/json"]["schema"].clone();
+                    let mut schema = content["application/json"]["schema"].clone();
+                    if schema.is_null() {
+                        schema = content["application/problem+json"]["schema"].clone();
+                    }
                     assert!(
                         schema.is_object(),
                         "{operation_id} {status} has no JSON schema"
@@ -315,6 +318,25 @@ async fn all_events(app: &TestApp, contract: &mut Contract, user: &TestUser) -> 
     }
 }
 
+/// POSTs `body` expecting the problem `code` with `status`; checks it.
+#[allow(clippy::too_many_arguments)]
+async fn refused_checked(
+    app: &TestApp,
+    contract: &mut Contract,
+    operation: &str,
+    path: &str,
+    user: Option<&TestUser>,
+    body: &Value,
+    status: u16,
+    code: &str,
+) -> Value {
+    let token = user.map(|u| u.access_token.as_str());
+    let response = app.post_json(path, token, body).await;
+    let answer = crate::harness::assert_problem(response, status, code).await;
+    contract.check(operation, status, &answer);
+    answer
+}
+
 async fn lists(app: &TestApp, contract: &mut Contract, user: &TestUser) {
     for query in [
         "",
@@ -359,6 +381,14 @@ backend_tests! {
         lists(&app, &mut contract, &blue).await;
         post_checked(&app, &mut contract, "join_game", &game("/join"), &blue, &json!({}), 200)
             .await;
+        let refusal = refused_checked(&app, &mut contract, "place_setup", &game("/setup"),
+            Some(&red), &json!({"placement": {"a5": "flag", "b1": "dragon"}}), 422,
+            "invalid_setup").await;
+        assert!(refusal["problems"].as_array().unwrap().len() >= 3, "{refusal}");
+        let refusal = refused_checked(&app, &mut contract, "register_user",
+            "/api/v1/auth/register", None, &json!({"username": "x", "password": "short"}), 422,
+            "validation_failed").await;
+        assert_eq!(refusal["errors"].as_array().unwrap().len(), 2, "{refusal}");
         for (user, seed) in [(&red, 3), (&blue, 4)] {
             for viewer in [&red, &blue, &watcher] {
                 get_checked(&app, &mut contract, "get_game", &game(""), viewer).await;
@@ -385,6 +415,12 @@ backend_tests! {
                     get_checked(&app, &mut contract, "list_moves", &game("/moves"), viewer)
                         .await;
                 }
+            }
+            if ply == 0 {
+                let refusal = refused_checked(&app, &mut contract, "play_move",
+                    &game("/moves"), Some(mover), &json!({"from": "e5", "to": "e6"}), 422,
+                    "illegal_move").await;
+                assert_eq!(refusal["reason"], "no_piece");
             }
             if ply == 12 && !offered {
                 offered = true;
