@@ -403,6 +403,8 @@ pub fn finish(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         event_union(schemas);
         split_union(schemas, "SetupProblem", "problem", "SetupProblem");
         problem_schemas(schemas);
+        setup_request(schemas);
+        closed_strings(schemas);
     }
     match serde_json::from_value(value) {
         Ok(finished) => finished,
@@ -642,6 +644,80 @@ fn problem_schemas(schemas: &mut Schemas) {
             }
         }
         schemas.insert(name.into(), problem);
+    }
+}
+
+/// `SetupRequest` as what the server accepts: a placement, or a random
+/// setup; never both, never neither (`{}` is refused).
+fn setup_request(schemas: &mut Schemas) {
+    let Some(request) = schemas.get("SetupRequest").cloned() else {
+        return;
+    };
+    let property = |name: &str| request["properties"][name].clone();
+    let mut placement = property("placement");
+    placement["type"] = serde_json::json!("object");
+    // (propertyNames cannot be a $ref in utoipa's model: the Square schema
+    // inline.)
+    placement["propertyNames"] = serde_json::json!({
+        "type": "string",
+        "pattern": crate::games::docs::SQUARE_PATTERN,
+    });
+    let mut random = property("random");
+    random["type"] = serde_json::json!("boolean");
+    random["enum"] = serde_json::json!([true]);
+    let mut seed = property("seed");
+    seed["type"] = serde_json::json!(["integer", "null"]);
+    schemas.insert(
+        "PlacementSetup".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "Your whole army by square, inside your own setup zone.",
+            "required": ["placement"],
+            "properties": {"placement": placement},
+            "additionalProperties": false,
+            "example": {"placement": {"a1": "flag", "b1": "bomb"}},
+        }),
+    );
+    schemas.insert(
+        "RandomSetup".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "A valid random setup placed by the server; `seed` makes it \
+                reproducible.",
+            "required": ["random"],
+            "properties": {"random": random, "seed": seed},
+            "additionalProperties": false,
+            "example": {"random": true, "seed": 7},
+        }),
+    );
+    let mut union = serde_json::json!({
+        "oneOf": [
+            {"$ref": schema_ref("PlacementSetup")},
+            {"$ref": schema_ref("RandomSetup")},
+        ],
+    });
+    for member in ["description", "example"] {
+        if let Some(value) = request.get(member) {
+            union[member] = value.clone();
+        }
+    }
+    schemas.insert("SetupRequest".into(), union);
+}
+
+/// Strings that only ever hold one of a few values.
+fn closed_strings(schemas: &mut Schemas) {
+    let closed = [
+        ("ProbeStatus", "status", serde_json::json!(["ok", "ready"])),
+        ("TokenPair", "token_type", serde_json::json!(["Bearer"])),
+        ("Registered", "token_type", serde_json::json!(["Bearer"])),
+    ];
+    for (schema, property, values) in closed {
+        if let Some(target) = schemas
+            .get_mut(schema)
+            .and_then(|s| s.pointer_mut(&format!("/properties/{property}")))
+        {
+            target["enum"] = values;
+        }
     }
 }
 

@@ -15,6 +15,34 @@ pub enum ColorDoc {
     Blue,
 }
 
+/// A square: a file `a`-`j` and a rank `1`-`10`, such as `e4`. The server
+/// reads upper-case files too, and always writes lower case.
+#[derive(Serialize)]
+pub struct SquareDoc;
+
+/// Exactly the names `domain::Square` parses.
+pub const SQUARE_PATTERN: &str = "^[a-jA-J](10|[1-9])$";
+
+impl utoipa::PartialSchema for SquareDoc {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some(SQUARE_PATTERN))
+            .description(Some(
+                "A square: a file `a`-`j` and a rank `1`-`10`, such as `e4` \
+                 (upper-case files are read too; the server writes lower case).",
+            ))
+            .examples(["e4"])
+            .into()
+    }
+}
+
+impl ToSchema for SquareDoc {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Square".into()
+    }
+}
+
 /// A game variant (RULES.md: armies of 40, 8 or 10 pieces).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -104,7 +132,7 @@ pub struct PieceViewDoc {
     /// index (0 = a1 .. 99 = j10), or 100, 101, ... for a piece brought back
     /// by a rescue (in the order of the game's rescues)
     id: u8,
-    square: String,
+    square: SquareDoc,
     color: ColorDoc,
     /// `null` when the viewer may not know the rank
     #[schema(required = true)]
@@ -131,8 +159,8 @@ pub struct CapturedDoc {
 #[derive(ToSchema)]
 #[schema(as = Move, example = json!({"from": "b4", "to": "b5"}))]
 pub struct MoveDoc {
-    from: String,
-    to: String,
+    from: SquareDoc,
+    to: SquareDoc,
 }
 
 /// Outcome of a battle.
@@ -163,7 +191,7 @@ pub struct BattleDoc {
 #[schema(as = Rescue, example = json!({"piece": "captain", "square": "e2"}))]
 pub struct RescueDoc {
     piece: PieceDoc,
-    square: String,
+    square: SquareDoc,
 }
 
 /// One ply as the viewer may see it.
@@ -174,8 +202,8 @@ pub struct RescueDoc {
 pub struct MoveViewDoc {
     ply: u32,
     color: ColorDoc,
-    from: String,
-    to: String,
+    from: SquareDoc,
+    to: SquareDoc,
     /// The moving piece, if the viewer may know it
     #[schema(required = true)]
     piece: Option<PieceDoc>,
@@ -229,11 +257,11 @@ pub enum SetupProblemDoc {
         square: String,
     },
     /// The square is not in the caller's setup zone.
-    OutsideZone { square: String },
+    OutsideZone { square: SquareDoc },
     /// The square is a lake.
-    Lake { square: String },
+    Lake { square: SquareDoc },
     /// The square was given before.
-    DuplicateSquare { square: String },
+    DuplicateSquare { square: SquareDoc },
     /// The army needs `expected` of this piece; the placement has `found`.
     WrongCount {
         piece: PieceDoc,
