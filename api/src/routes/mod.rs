@@ -14,6 +14,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod variants;
 
 pub use auth_user::AuthUser;
 
@@ -34,4 +35,5 @@ fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(me::configure);
     cfg.configure(events::configure);
     cfg.configure(games::configure);
+    cfg.configure(variants::configure);
 }

@@ -25,3 +25,4 @@ mod openapi;
 mod operations;
 mod reminders;
 mod support;
+mod variants;
