@@ -406,6 +406,7 @@ pub fn finish(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         setup_request(schemas);
         closed_strings(schemas);
     }
+    response_headers(&mut value);
     match serde_json::from_value(value) {
         Ok(finished) => finished,
         Err(error) => {
@@ -717,6 +718,85 @@ fn closed_strings(schemas: &mut Schemas) {
             .and_then(|s| s.pointer_mut(&format!("/properties/{property}")))
         {
             target["enum"] = values;
+        }
+    }
+}
+
+/// Operations whose success answer carries the `ETag` of the caller's view.
+const TAGGED: [&str; 9] = [
+    "create_game",
+    "get_game",
+    "join_game",
+    "decline_game",
+    "abort_game",
+    "place_setup",
+    "play_move",
+    "resign_game",
+    "draw_game",
+];
+
+fn header(description: &str) -> serde_json::Value {
+    serde_json::json!({"schema": {"type": "string"}, "description": description})
+}
+
+/// What every answer has: `X-Request-Id` on every response, a 500 on
+/// every operation; and the `ETag` of every answer that sends one.
+fn response_headers(doc: &mut serde_json::Value) {
+    let request_id = header(
+        "The request's id (the client's own, if it sent a valid one): quote it \
+         when reporting a problem; the server's logs carry it",
+    );
+    let add = |response: &mut serde_json::Value, name: &str, value: &serde_json::Value| {
+        if response.get("$ref").is_none() {
+            response["headers"][name] = value.clone();
+        }
+    };
+    if let Some(responses) = doc
+        .pointer_mut("/components/responses")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for response in responses.values_mut() {
+            add(response, "X-Request-Id", &request_id);
+        }
+    }
+    let Some(paths) = doc
+        .get_mut("paths")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            let id = operation["operationId"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(serde_json::Value::as_object_mut)
+            else {
+                continue;
+            };
+            responses.entry("500").or_insert_with(
+                || serde_json::json!({"$ref": "#/components/responses/InternalError"}),
+            );
+            for (status, response) in responses.iter_mut() {
+                add(response, "X-Request-Id", &request_id);
+                let success = status.starts_with('2') || status == "304";
+                if success
+                    && TAGGED.contains(&id.as_str())
+                    && response["headers"].get("ETag").is_none()
+                {
+                    add(
+                        response,
+                        "ETag",
+                        &header("Tag of the caller's view of the game (send it as If-None-Match or If-Match)"),
+                    );
+                }
+            }
         }
     }
 }

@@ -84,6 +84,37 @@ impl Contract {
         panic!("no operation {operation_id}");
     }
 
+    /// Fails unless every header the document lists for the answer
+    /// `status` of `operation_id` is in `headers`.
+    pub fn check_headers(
+        &self,
+        operation_id: &str,
+        status: u16,
+        headers: &reqwest::header::HeaderMap,
+    ) {
+        for item in self.doc["paths"].as_object().unwrap().values() {
+            for operation in item.as_object().unwrap().values() {
+                if operation["operationId"] == operation_id {
+                    let mut response = operation["responses"][status.to_string()].clone();
+                    if let Some(reference) = response["$ref"].as_str() {
+                        response = self.resolve(reference).1;
+                    }
+                    for name in response["headers"]
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(|h| h.0)
+                    {
+                        assert!(
+                            headers.contains_key(name.as_str()),
+                            "{operation_id} {status} lacks the documented {name}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Checks `body`, the answer `status` of `operation_id`.
     pub fn check(&mut self, operation_id: &str, status: u16, body: &Value) {
         let schema = self.response_schema(operation_id, status);
@@ -283,7 +314,10 @@ async fn get_checked(
     path: &str,
     user: &TestUser,
 ) -> Value {
-    let body = get_json(app, path, user).await;
+    let response = app.get_as(path, user).await;
+    assert_eq!(response.status(), 200, "GET {path}");
+    contract.check_headers(operation, 200, response.headers());
+    let body = response.json().await.unwrap();
     contract.check(operation, 200, &body);
     body
 }
@@ -297,7 +331,10 @@ async fn post_checked(
     body: &Value,
     status: u16,
 ) -> Value {
-    let answer = post_ok(app, path, user, body, status).await;
+    let response = app.post_as(path, user, body).await;
+    assert_eq!(response.status(), status, "POST {path} {body}");
+    contract.check_headers(operation, status, response.headers());
+    let answer = response.json().await.unwrap();
     contract.check(operation, status, &answer);
     answer
 }
@@ -332,6 +369,7 @@ async fn refused_checked(
 ) -> Value {
     let token = user.map(|u| u.access_token.as_str());
     let response = app.post_json(path, token, body).await;
+    contract.check_headers(operation, status, response.headers());
     let answer = crate::harness::assert_problem(response, status, code).await;
     contract.check(operation, status, &answer);
     answer

@@ -314,3 +314,55 @@ fn the_square_pattern_is_the_parser() {
     let placement = &doc["components"]["schemas"]["PlacementSetup"]["properties"]["placement"];
     assert_eq!(placement["propertyNames"]["pattern"], pattern);
 }
+
+/// Every operation may answer 500; every answer names its request id; the
+/// answers that carry a view's ETag say so.
+#[test]
+fn every_answer_documents_its_headers() {
+    let doc = document();
+    for (path, method, operation) in operations(&doc) {
+        let id = operation["operationId"].as_str().unwrap();
+        let responses = operation["responses"].as_object().unwrap();
+        assert!(responses.contains_key("500"), "{method} {path} has no 500");
+        for (status, response) in responses {
+            let resolved = match response["$ref"].as_str() {
+                Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap(),
+                None => response,
+            };
+            assert!(
+                resolved["headers"]["X-Request-Id"].is_object(),
+                "{id} {status} has no X-Request-Id"
+            );
+            if ["429", "503"].contains(&status.as_str())
+                && id != "stream_events"
+                && id != "stream_game"
+            {
+                assert!(
+                    resolved["headers"]["Retry-After"].is_object(),
+                    "{id} {status}"
+                );
+            }
+        }
+    }
+    for id in [
+        "create_game",
+        "join_game",
+        "place_setup",
+        "play_move",
+        "draw_game",
+        "resign_game",
+    ] {
+        let (_, _, operation) = operations(&doc)
+            .into_iter()
+            .find(|(_, _, o)| o["operationId"] == id)
+            .unwrap();
+        let success = operation["responses"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(s, _)| s.starts_with('2'))
+            .unwrap()
+            .1;
+        assert!(success["headers"]["ETag"].is_object(), "{id} has no ETag");
+    }
+}
