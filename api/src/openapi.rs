@@ -22,7 +22,19 @@ pub const BEARER: &str = "bearer";
     info(
         title = "Stratego by correspondence",
         description = "Play Stratego by correspondence: accounts, games, secret setups and moves, \
-                       with every view filtered for its viewer.",
+                       with every view filtered for its viewer.\n\n\
+## Play your first game\n\n\
+1. `POST /api/v1/auth/register` with `{\"username\": \"ann\", \"password\": \"correct horse\"}`; \
+keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger UI: \
+*Authorize*). A second user registers the same way.\n\
+2. Ann: `POST /api/v1/games` with `{\"variant\": \"duel\", \"opponent\": \"bo\"}` (or no \
+`opponent` for an open seat). `GET /api/v1/variants` lists the armies and setup zones.\n\
+3. Bo: `POST /api/v1/games/{id}/join`.\n\
+4. Each player: `POST /api/v1/games/{id}/setup` with `{\"random\": true}` (or a `placement`).\n\
+5. The player whose view has `legal_moves` moves: `POST /api/v1/games/{id}/moves` with \
+`{\"from\": \"b4\", \"to\": \"b5\", \"expected_version\": <version of the view>}`.\n\
+6. Wait for the opponent with `GET /api/v1/events?after=<last_id>&wait=60`, or \
+`GET /api/v1/games/{id}?wait_for_version=<version>`, then move again until `result` is set.",
         license(name = "MIT"),
     ),
     modifiers(&SecurityScheme_, &ProblemTypes),
@@ -38,13 +50,13 @@ pub const BEARER: &str = "bearer";
     ),
     tags(
         (name = "accounts", description = "Registration, login and tokens"),
-        (name = "operations", description = "Health and readiness probes"),
         (name = "games", description = "Games: create or join, place a secret setup, move, \
             resign or agree a draw. Every view is computed for its caller (player or spectator) \
             and never holds a rank the caller may not know."),
         (name = "events", description = "Notifications: the durable per-user event feed by \
             long polling or Server-Sent Events, and live game streams. Event ids increase by \
             one per recipient; resume with `after` / `Last-Event-ID`."),
+        (name = "operations", description = "Health and readiness probes"),
     )
 )]
 pub struct ApiDoc;
@@ -388,7 +400,14 @@ problem_response!(
 /// cannot say: unions as `oneOf` of named schemas with a `discriminator`
 /// (so that client generators give every variant a type of its own).
 /// Applied to the document exactly as it is served and committed.
-pub fn finish(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+/// The 400 problem an operation (by id) can really get, if it is not the
+/// generic unreadable-body one (given by the routes, which know them).
+pub type BadRequestExamples = fn(&str) -> Option<ApiError>;
+
+pub fn finish(
+    doc: utoipa::openapi::OpenApi,
+    bad_request_example: BadRequestExamples,
+) -> utoipa::openapi::OpenApi {
     let mut value = match serde_json::to_value(&doc) {
         Ok(value) => value,
         Err(error) => {
@@ -405,7 +424,9 @@ pub fn finish(doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         problem_schemas(schemas);
         setup_request(schemas);
         closed_strings(schemas);
+        examples::add(schemas);
     }
+    operations(&mut value, bad_request_example);
     response_headers(&mut value);
     match serde_json::from_value(value) {
         Ok(finished) => finished,
@@ -796,6 +817,193 @@ fn response_headers(doc: &mut serde_json::Value) {
                         &header("Tag of the caller's view of the game (send it as If-None-Match or If-Match)"),
                     );
                 }
+            }
+        }
+    }
+}
+
+/// A short plain summary per operation; the text the code gives (its doc
+/// comment's first paragraph) opens the description instead.
+const SUMMARIES: [(&str, &str); 22] = [
+    ("register_user", "Create an account"),
+    ("login_user", "Log in"),
+    ("refresh_token", "Refresh the tokens"),
+    ("logout_user", "Log out"),
+    ("get_me", "Get your account"),
+    ("create_game", "Create a game"),
+    ("list_games", "List games"),
+    ("get_game", "Get a game"),
+    ("list_moves", "List the moves played"),
+    ("join_game", "Join a game"),
+    ("decline_game", "Decline a challenge"),
+    ("abort_game", "Abort a game"),
+    ("place_setup", "Place your setup"),
+    ("play_move", "Play a move"),
+    ("resign_game", "Resign"),
+    ("draw_game", "Offer, accept or decline a draw"),
+    ("list_variants", "List the variants"),
+    ("list_events", "List your events"),
+    ("stream_events", "Stream your events"),
+    ("stream_game", "Stream a game"),
+    ("get_health", "Liveness probe"),
+    ("get_readiness", "Readiness probe"),
+];
+
+/// Summaries, and the 400 examples that fit each operation.
+fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExamples) {
+    let bad_request = doc
+        .pointer("/components/responses/BadRequest")
+        .cloned()
+        .unwrap_or_default();
+    let Some(paths) = doc
+        .get_mut("paths")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    for operation in paths
+        .values_mut()
+        .filter_map(serde_json::Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+    {
+        let id = operation["operationId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if let Some((_, summary)) = SUMMARIES.iter().find(|(op, _)| *op == id) {
+            let old = operation["summary"].as_str().unwrap_or_default().to_owned();
+            let description = match operation["description"].as_str() {
+                Some(rest) => format!("{old}\n\n{rest}"),
+                None => old,
+            };
+            operation["summary"] = serde_json::Value::String((*summary).into());
+            operation["description"] = serde_json::Value::String(description);
+        }
+        if let (Some(error), true) = (
+            bad_request_example(&id),
+            operation["responses"]["400"].is_object(),
+        ) {
+            let mut response = bad_request.clone();
+            response["description"] = serde_json::Value::String(
+                "A parameter or header cannot be read (`validation_failed`)".into(),
+            );
+            response["content"][PROBLEM_JSON]["example"] = error.body();
+            operation["responses"]["400"] = response;
+        }
+    }
+}
+
+/// Written examples of the main answers, from a real game: a duel played
+/// a few random plies by the rules engine, seen by Red.
+mod examples {
+    use domain::rng::SplitMix64;
+    use domain::{Action, Color, Rules, Variant, Viewer};
+    use serde_json::{json, Value};
+
+    use super::Schemas;
+
+    const GAME: &str = "0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10";
+    const ANN: &str = "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11";
+    const BO: &str = "2c9d7b14-5e3a-4f0b-8d61-7a2e9c4b1f08";
+
+    /// The views of a duel after a few plies: (Red's view, the moves as
+    /// Red saw them, the last move as the mover saw it).
+    fn played() -> Option<(Value, Vec<Value>, Value)> {
+        let mut game = domain::playout::random_game(Variant::Duel, Rules::default(), 7).ok()?;
+        let mut rng = SplitMix64::new(3);
+        let mut history = Vec::new();
+        let mut last = Value::Null;
+        for _ in 0..6 {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.is_finished() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            let color = game.turn();
+            let applied = game
+                .apply(
+                    color,
+                    Action::Move {
+                        from: m.from,
+                        to: m.to,
+                        rescue: None,
+                    },
+                )
+                .ok()?;
+            let record = applied.record?;
+            history.push(
+                serde_json::to_value(game.move_view(&record, Viewer::Player(Color::Red))).ok()?,
+            );
+            last = serde_json::to_value(game.move_view(&record, Viewer::Player(color))).ok()?;
+        }
+        let view = serde_json::to_value(game.view(Viewer::Player(Color::Red))).ok()?;
+        Some((view, history, last))
+    }
+
+    fn game_view(view: &Value) -> Value {
+        let mut example = json!({
+            "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
+            "version": 9, "you": "red",
+            "players": {"red": {"id": ANN, "username": "ann"}, "blue": {"id": BO, "username": "bo"}},
+            "deadline": "2026-12-04T10:00:00Z",
+            "setup_done": {"red": true, "blue": true},
+            "days_per_move": 3, "creator": {"id": ANN, "username": "ann"},
+            "opponent": {"id": BO, "username": "bo"},
+            "created_at": "2026-12-01T09:00:00Z", "updated_at": "2026-12-01T10:00:00Z",
+        });
+        for member in [
+            "ply",
+            "turn",
+            "board",
+            "captured",
+            "last_move",
+            "result",
+            "draw_offer",
+            "rescues_used",
+            "plies_without_battle",
+        ] {
+            example[member] = view[member].clone();
+        }
+        if let Some(moves) = view.get("legal_moves").filter(|m| !m.is_null()) {
+            example["legal_moves"] = moves.clone();
+        }
+        example
+    }
+
+    pub(super) fn add(schemas: &mut Schemas) {
+        let Some((view, history, last)) = played() else {
+            return;
+        };
+        let game = game_view(&view);
+        let summary = json!({
+            "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
+            "version": 9, "ply": game["ply"], "turn": game["turn"], "players": game["players"],
+            "creator": game["creator"], "opponent": game["opponent"], "days_per_move": 3,
+            "deadline": game["deadline"], "result": null,
+            "setup_done": game["setup_done"], "created_at": game["created_at"],
+            "updated_at": game["updated_at"],
+        });
+        let examples = [
+            ("GameView", game.clone()),
+            ("MoveAnswer", json!({"move": last, "game": game})),
+            (
+                "MoveHistory",
+                json!({"game_id": GAME, "version": 9, "moves": history}),
+            ),
+            ("GamePage", json!({"games": [summary], "next_cursor": null})),
+            (
+                "EventPage",
+                json!({"events": [
+                {"id": 41, "created_at": "2026-12-01T09:30:00Z", "type": "game_started",
+                 "game_id": GAME},
+                {"id": 42, "created_at": "2026-12-01T10:00:00Z", "type": "your_turn",
+                 "game_id": GAME, "ply": game["ply"], "opponent_move": history.last()},
+            ], "last_id": 42}),
+            ),
+        ];
+        for (name, example) in examples {
+            if let Some(schema) = schemas.get_mut(name) {
+                schema["example"] = example;
             }
         }
     }

@@ -53,6 +53,8 @@ impl<const DEFAULT: u64> IntoParams for WaitParam<DEFAULT> {
             .required(Required::False)
             .description(Some(description))
             .schema(Some(schema))
+            // Swagger UI's "Try it out" fills in the example: answer at once.
+            .example(Some(Value::from(0)))
             .build()]
     }
 }

@@ -522,3 +522,52 @@ backend_tests! {
         assert!(contract.checked > 100, "{}", contract.checked);
     }
 }
+
+/// Every written example (schemas, responses, parameters) fits its schema:
+/// Swagger UI shows them, and clients copy them.
+#[test]
+fn every_example_fits_its_schema() {
+    let mut contract = Contract::new();
+    let doc = contract.doc.clone();
+    let mut checked = 0;
+    for (name, schema) in doc["components"]["schemas"].as_object().unwrap() {
+        if let Some(example) = schema.get("example") {
+            let mut errors = Vec::new();
+            contract.validate(example, schema, Some(name), name, false, &mut errors);
+            assert!(
+                errors.is_empty(),
+                "example of {name}: {}",
+                errors.join("\n")
+            );
+            checked += 1;
+        }
+    }
+    let mut responses: Vec<(String, Value)> = doc["components"]["responses"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, r)| (name.clone(), r.clone()))
+        .collect();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                responses.push((format!("{method} {path} {status}"), response.clone()));
+            }
+        }
+    }
+    for (name, response) in responses {
+        for (media, content) in response["content"].as_object().into_iter().flatten() {
+            if let (Some(example), true) = (content.get("example"), media.contains("json")) {
+                let mut errors = Vec::new();
+                contract.validate(example, &content["schema"], None, &name, false, &mut errors);
+                assert!(
+                    errors.is_empty(),
+                    "example of {name}: {}",
+                    errors.join("\n")
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 30, "{checked}");
+}

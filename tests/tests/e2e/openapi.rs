@@ -366,3 +366,46 @@ fn every_answer_documents_its_headers() {
         assert!(success["headers"]["ETag"].is_object(), "{id} has no ETag");
     }
 }
+
+/// Swagger UI lists operations by summary: short, plain, no code.
+#[test]
+fn summaries_are_short_and_plain_and_tags_ordered() {
+    let doc = document();
+    for (path, method, operation) in operations(&doc) {
+        let summary = operation["summary"].as_str().unwrap_or_default();
+        assert!(
+            !summary.is_empty() && summary.len() <= 40,
+            "{method} {path}: {summary:?}"
+        );
+        assert!(
+            !summary.contains('`') && !summary.ends_with('.'),
+            "{summary:?}"
+        );
+        assert!(operation["description"].is_string(), "{method} {path}");
+        if method == "get" {
+            let example = &operation["responses"]["400"]["content"]["application/problem+json"]
+                ["example"]["detail"];
+            assert!(
+                !example.as_str().unwrap_or_default().contains("JSON"),
+                "{method} {path} shows a JSON-body 400"
+            );
+        }
+    }
+    let tags: Vec<&str> = doc["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tags, ["accounts", "games", "events", "operations"]);
+    for tag in doc["tags"].as_array().unwrap() {
+        assert!(tag["description"].is_string());
+    }
+    let wait = doc["paths"]["/api/v1/events"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "wait")
+        .unwrap();
+    assert_eq!(wait["example"], 0);
+}
