@@ -824,7 +824,7 @@ fn response_headers(doc: &mut serde_json::Value) {
 
 /// A short plain summary per operation; the text the code gives (its doc
 /// comment's first paragraph) opens the description instead.
-const SUMMARIES: [(&str, &str); 22] = [
+const SUMMARIES: [(&str, &str); 23] = [
     ("register_user", "Create an account"),
     ("login_user", "Log in"),
     ("refresh_token", "Refresh the tokens"),
@@ -847,6 +847,7 @@ const SUMMARIES: [(&str, &str); 22] = [
     ("stream_game", "Stream a game"),
     ("get_health", "Liveness probe"),
     ("get_readiness", "Readiness probe"),
+    ("get_problem", "Explain a problem type"),
 ];
 
 /// Summaries, and the 400 examples that fit each operation.

@@ -14,6 +14,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod problems;
 pub mod variants;
 
 pub use auth_user::AuthUser;
@@ -26,6 +27,7 @@ pub const API_PREFIX: &str = "/api/v1";
 /// Registers every documented route.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.configure(health::configure);
+    cfg.configure(problems::configure);
     cfg.service(utoipa_actix_web::scope(API_PREFIX).configure(api_v1));
 }
 
