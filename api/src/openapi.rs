@@ -880,6 +880,30 @@ fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExampl
             operation["summary"] = serde_json::Value::String((*summary).into());
             operation["description"] = serde_json::Value::String(description);
         }
+        let frames = match id.as_str() {
+            "stream_events" => Some((
+                "Event",
+                "Server-Sent Events: `retry: 3000`, then one frame per event: `id: <event id>`, \
+                 `event: <its type>`, `data: <the event as one line of JSON, schema Event>`; \
+                 `: keep-alive` comments while idle",
+            )),
+            "stream_game" => Some((
+                "GameView",
+                "Server-Sent Events: `retry: 3000`, then one frame per version: `id: <version>`, \
+                 `event: game`, `data: <the caller's view as one line of JSON, schema \
+                 GameView>`; `: keep-alive` comments while idle",
+            )),
+            _ => None,
+        };
+        if let Some((schema, description)) = frames {
+            let content = &mut operation["responses"]["200"]["content"]["text/event-stream"];
+            if content.is_object() {
+                content["description"] = serde_json::Value::String(description.into());
+                // OpenAPI 3.1 cannot type the frames of a stream: the
+                // schema of each `data:` line, for tools and readers.
+                content["x-sse-data"] = serde_json::json!({"$ref": schema_ref(schema)});
+            }
+        }
         if let (Some(error), true) = (
             bad_request_example(&id),
             operation["responses"]["400"].is_object(),

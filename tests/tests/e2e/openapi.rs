@@ -441,3 +441,22 @@ fn a_yaml_1_1_parser_reads_the_served_document() {
         "PyYAML reads openapi.yaml differently from the JSON"
     );
 }
+
+/// The streams say what each frame's `data:` holds.
+#[test]
+fn streams_name_the_schema_of_their_frames() {
+    let doc = document();
+    for (path, schema) in [
+        ("/api/v1/events/stream", "Event"),
+        ("/api/v1/games/{id}/stream", "GameView"),
+    ] {
+        let content =
+            &doc["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"];
+        assert_eq!(
+            content["x-sse-data"]["$ref"],
+            format!("#/components/schemas/{schema}"),
+            "{path}"
+        );
+        assert!(content["description"].as_str().unwrap().contains("data:"));
+    }
+}
