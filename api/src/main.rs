@@ -126,7 +126,7 @@ fn migrate(args: &ServerArgs) -> ExitCode {
 }
 
 fn print_openapi(output: Option<PathBuf>) -> ExitCode {
-    let yaml = match openapi_document().to_yaml() {
+    let yaml = match api::openapi::openapi_yaml(&openapi_document()) {
         Ok(yaml) => yaml,
         Err(e) => return fail(format!("cannot render the OpenAPI document: {e}")),
     };

@@ -22,12 +22,24 @@ pub const BEARER: &str = "bearer";
     info(
         title = "Stratego by correspondence",
         description = "Play Stratego by correspondence: accounts, games, secret setups and moves, \
-                       with every view filtered for its viewer.",
+                       with every view filtered for its viewer.\n\n\
+## Play your first game\n\n\
+1. `POST /api/v1/auth/register` with `{\"username\": \"ann\", \"password\": \"correct horse\"}`; \
+keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger UI: \
+*Authorize*). A second user registers the same way.\n\
+2. Ann: `POST /api/v1/games` with `{\"variant\": \"duel\", \"opponent\": \"bo\"}` (or no \
+`opponent` for an open seat). `GET /api/v1/variants` lists the armies and setup zones.\n\
+3. Bo: `POST /api/v1/games/{id}/join`.\n\
+4. Each player: `POST /api/v1/games/{id}/setup` with `{\"random\": true}` (or a `placement`).\n\
+5. The player whose view has `legal_moves` moves: `POST /api/v1/games/{id}/moves` with \
+`{\"from\": \"b4\", \"to\": \"b5\", \"expected_version\": <version of the view>}`.\n\
+6. Wait for the opponent with `GET /api/v1/events?after=<last_id>&wait=60`, or \
+`GET /api/v1/games/{id}?wait_for_version=<version>`, then move again until `result` is set.",
         license(name = "MIT"),
     ),
     modifiers(&BearerScheme, &ProblemTypes),
     components(
-        schemas(ProblemDocument),
+        schemas(ProblemDocument, crate::games::docs::SetupProblemDoc),
         responses(
             BadRequest, Unauthorized, Forbidden, NotFound, UnprocessableEntity,
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken,
@@ -38,13 +50,13 @@ pub const BEARER: &str = "bearer";
     ),
     tags(
         (name = "accounts", description = "Registration, login and tokens"),
-        (name = "operations", description = "Health and readiness probes"),
         (name = "games", description = "Games: create or join, place a secret setup, move, \
             resign or agree a draw. Every view is computed for its caller (player or spectator) \
             and never holds a rank the caller may not know."),
         (name = "events", description = "Notifications: the durable per-user event feed by \
             long polling or Server-Sent Events, and live game streams. Event ids increase by \
             one per recipient; resume with `after` / `Last-Event-ID`."),
+        (name = "operations", description = "Health and readiness probes"),
     )
 )]
 pub struct ApiDoc;
@@ -135,13 +147,13 @@ pub fn problem_response(
 ) -> RefOr<Response> {
     let status_code =
         actix_web::http::StatusCode::from_u16(status).unwrap_or_else(|_| kind.status());
-    let example = ApiError::new(kind, example_detail)
+    let example = example_extensions(ApiError::new(kind, example_detail), kind, status)
         .with_status(status_code)
         .body();
     let mut builder = ResponseBuilder::new().description(description).content(
         PROBLEM_JSON,
         ContentBuilder::new()
-            .schema(Some(Ref::from_schema_name("Problem")))
+            .schema(Some(Ref::from_schema_name(problem_schema(kind, status))))
             .example(Some(example))
             .build(),
     );
@@ -171,6 +183,75 @@ pub fn problem_response(
         _ => {}
     }
     builder.build().into()
+}
+
+/// Every `reason` a refusal of the rules engine may carry: every
+/// `domain::IllegalMove::kind()` and `domain::ActionError::kind()` (a unit
+/// test constructs one of each and compares).
+pub const REFUSAL_REASONS: [&str; 28] = [
+    "game_over",
+    "not_your_turn",
+    "timeout_not_on_turn",
+    "no_piece",
+    "not_your_piece",
+    "immovable",
+    "same_square",
+    "diagonal",
+    "lake",
+    "too_far",
+    "through_lake",
+    "blocked",
+    "own_piece",
+    "scout_long_attack",
+    "two_square_rule",
+    "more_squares_rule",
+    "rescue_disabled",
+    "rescue_by_scout",
+    "rescue_not_on_back_row",
+    "rescue_bomb",
+    "rescue_limit",
+    "rescue_same_piece",
+    "rescue_not_captured",
+    "rescue_square",
+    "draw_already_offered",
+    "draw_offer_pending",
+    "no_draw_offer",
+    "own_draw_offer",
+];
+
+/// The schema of an error response: `Problem`, or a problem with the typed
+/// extension members that kind carries.
+fn problem_schema(kind: ProblemKind, status: u16) -> &'static str {
+    match (kind, status) {
+        (
+            ProblemKind::IllegalMove
+            | ProblemKind::TwoSquareRule
+            | ProblemKind::MoreSquaresRule
+            | ProblemKind::NotYourTurn
+            | ProblemKind::WrongPhase,
+            _,
+        ) => "MoveRefusal",
+        (ProblemKind::InvalidSetup, _) => "SetupRefusal",
+        (ProblemKind::ValidationFailed, 422) => "ValidationProblem",
+        (ProblemKind::RateLimited, _) => "RateLimitedProblem",
+        (ProblemKind::TooManyStreams, _) => "TooManyStreamsProblem",
+        _ => "Problem",
+    }
+}
+
+/// The extension members of an example, as the server sends them.
+fn example_extensions(error: ApiError, kind: ProblemKind, status: u16) -> ApiError {
+    match (kind, status) {
+        (ProblemKind::IllegalMove, _) => error.with_extension("reason", "through_lake"),
+        (ProblemKind::InvalidSetup, _) => error.with_extension(
+            "problems",
+            serde_json::json!([{"problem": "outside_zone", "square": "a5"},
+                {"problem": "wrong_count", "piece": "scout", "expected": 8, "found": 7}]),
+        ),
+        (ProblemKind::RateLimited, _) => error.with_extension("retry_after", 42),
+        (ProblemKind::TooManyStreams, _) => error.with_extension("max_streams", 5),
+        _ => error,
+    }
 }
 
 /// Declares a reusable error response for `#[utoipa::path(responses(...))]`:
@@ -305,7 +386,8 @@ problem_response!(
      problem (`unknown_piece`, `bad_square`, `outside_zone`, `lake`, `duplicate_square`, \
      `wrong_count`). Also `validation_failed` for a body that is neither a placement nor \
      a random request, or `idempotency_key_reused`",
-    "the setup has 2 problems: a5 is outside your setup zone; 7 scouts instead of 8"
+    "the setup has 2 problems: a5 is outside your setup zone; the army has 8 scout piece(s), \
+     the setup has 7"
 );
 problem_response!(
     GameUnprocessable,
@@ -322,3 +404,823 @@ problem_response!(
     "`version_conflict`: `If-Match` does not carry the current ETag of the game",
     "If-Match does not name the current version of the game; reload it"
 );
+
+/// Final touches on the generated document, for what the derive macros
+/// cannot say: unions as `oneOf` of named schemas with a `discriminator`
+/// (so that client generators give every variant a type of its own).
+/// Applied to the document exactly as it is served and committed.
+/// The 400 problem an operation (by id) can really get, if it is not the
+/// generic unreadable-body one (given by the routes, which know them).
+pub type BadRequestExamples = fn(&str) -> Option<ApiError>;
+
+pub fn finish(
+    doc: utoipa::openapi::OpenApi,
+    bad_request_example: BadRequestExamples,
+) -> utoipa::openapi::OpenApi {
+    let mut value = match serde_json::to_value(&doc) {
+        Ok(value) => value,
+        Err(error) => {
+            tracing::error!(%error, "cannot finish the OpenAPI document");
+            return doc;
+        }
+    };
+    if let Some(schemas) = value
+        .pointer_mut("/components/schemas")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        event_union(schemas);
+        split_union(schemas, "SetupProblem", "problem", "SetupProblem");
+        problem_schemas(schemas);
+        setup_request(schemas);
+        closed_strings(schemas);
+        examples::add(schemas);
+    }
+    operations(&mut value, bad_request_example);
+    response_headers(&mut value);
+    match serde_json::from_value(value) {
+        Ok(finished) => finished,
+        Err(error) => {
+            tracing::error!(%error, "cannot finish the OpenAPI document");
+            doc
+        }
+    }
+}
+
+type Schemas = serde_json::Map<String, serde_json::Value>;
+
+fn schema_ref(name: &str) -> String {
+    format!("#/components/schemas/{name}")
+}
+
+/// `snake_case` to `PascalCase`.
+fn pascal(tag: &str) -> String {
+    tag.split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+/// A `oneOf` of `refs`, discriminated by `property` (`tag` -> schema name).
+fn discriminated(property: &str, variants: &[(String, String)]) -> serde_json::Value {
+    let refs: Vec<serde_json::Value> = variants
+        .iter()
+        .map(|(_, name)| serde_json::json!({"$ref": schema_ref(name)}))
+        .collect();
+    let mapping: serde_json::Map<String, serde_json::Value> = variants
+        .iter()
+        .map(|(tag, name)| (tag.clone(), serde_json::Value::String(schema_ref(name))))
+        .collect();
+    serde_json::json!({
+        "oneOf": refs,
+        "discriminator": {"propertyName": property, "mapping": mapping},
+    })
+}
+
+/// The value of a single-value `enum` property (a serde tag).
+fn tag_of(variant: &serde_json::Value, property: &str) -> Option<String> {
+    variant
+        .pointer(&format!("/properties/{property}/enum/0"))
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+}
+
+/// `Event` (on the wire: `id`, `created_at` and a payload tagged by `type`)
+/// as one named schema per event type, each complete, in a `oneOf`
+/// discriminated by `type`. The payload union `EventPayload` (an `allOf`
+/// of a `oneOf` and an object, which generators cannot read) goes away.
+fn event_union(schemas: &mut Schemas) {
+    let (Some(payload), Some(event)) = (schemas.remove("EventPayload"), schemas.get("Event"))
+    else {
+        return;
+    };
+    let common = event
+        .pointer("/allOf/1/properties")
+        .cloned()
+        .unwrap_or_default();
+    let description = event.get("description").cloned();
+    let example = event.get("example").cloned();
+    let mut variants = Vec::new();
+    for variant in payload["oneOf"].as_array().into_iter().flatten() {
+        let Some(tag) = tag_of(variant, "type") else {
+            continue;
+        };
+        let name = format!("{}Event", pascal(&tag));
+        let mut properties = serde_json::Map::new();
+        properties.insert("id".into(), common["id"].clone());
+        properties.insert(
+            "type".into(),
+            serde_json::json!({"type": "string", "enum": [tag]}),
+        );
+        properties.insert("created_at".into(), common["created_at"].clone());
+        let mut required = vec![
+            serde_json::json!("id"),
+            serde_json::json!("type"),
+            serde_json::json!("created_at"),
+        ];
+        if let Some(own) = variant["properties"].as_object() {
+            for (key, schema) in own {
+                if key != "type" {
+                    properties.insert(key.clone(), schema.clone());
+                }
+            }
+        }
+        for key in variant["required"].as_array().into_iter().flatten() {
+            if key != "type" {
+                required.push(key.clone());
+            }
+        }
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "required": required,
+            "properties": properties,
+        });
+        if let Some(text) = variant.get("description") {
+            schema["description"] = text.clone();
+        }
+        schemas.insert(name.clone(), schema);
+        variants.push((tag, name));
+    }
+    let mut union = discriminated("type", &variants);
+    if let Some(description) = description {
+        union["description"] = description;
+    }
+    if let Some(example) = example {
+        union["example"] = example;
+    }
+    schemas.insert("Event".into(), union);
+}
+
+/// A union serialized with an internal `tag` (utoipa writes a `oneOf` of
+/// inline objects): each variant becomes the named schema
+/// `<Tag><suffix>`, and the union a discriminated `oneOf` of them.
+fn split_union(schemas: &mut Schemas, union: &str, tag: &str, suffix: &str) {
+    let Some(schema) = schemas.get(union).cloned() else {
+        return;
+    };
+    let mut variants = Vec::new();
+    for variant in schema["oneOf"].as_array().into_iter().flatten() {
+        let Some(value) = tag_of(variant, tag) else {
+            return;
+        };
+        let name = format!("{}{suffix}", pascal(&value));
+        schemas.insert(name.clone(), variant.clone());
+        variants.push((value, name));
+    }
+    let mut split = discriminated(tag, &variants);
+    for member in ["description", "example"] {
+        if let Some(value) = schema.get(member) {
+            split[member] = value.clone();
+        }
+    }
+    schemas.insert(union.into(), split);
+}
+
+/// The problem documents that carry extension members, each a complete
+/// object schema (the standard members of `Problem` and its own).
+fn problem_schemas(schemas: &mut Schemas) {
+    let Some(base) = schemas.get("Problem").cloned() else {
+        return;
+    };
+    schemas.insert(
+        "FieldError".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "One broken rule of a registration.",
+            "required": ["field", "message"],
+            "properties": {
+                "field": {"type": "string", "enum": ["username", "password"]},
+                "message": {"type": "string", "description": "What the value must be"},
+            },
+        }),
+    );
+    let variants = [
+        (
+            "MoveRefusal",
+            "A refused move or game action. Refusals decided by the rules engine \
+             (`illegal_move`, `two_square_rule`, `more_squares_rule`, `not_your_turn`, \
+             and `wrong_phase` for a finished game or a draw action) carry `reason`; \
+             `more_squares_rule` also carries `since_ply`.",
+            "reason",
+            serde_json::json!({
+                "type": "string",
+                "enum": REFUSAL_REASONS,
+                "description": "Why the rules engine refused (docs/errors.md); absent \
+                    on refusals of the server's own checks (`version_conflict`, a \
+                    phase check, `validation_failed`, `idempotency_key_reused`)",
+            }),
+            false,
+        ),
+        (
+            "SetupRefusal",
+            "A refused setup: `invalid_setup` lists every problem found.",
+            "problems",
+            serde_json::json!({
+                "type": "array",
+                "items": {"$ref": schema_ref("SetupProblem")},
+                "description": "Entry problems in the order sent, then wrong counts in \
+                    piece order; absent on other codes (`validation_failed`, \
+                    `idempotency_key_reused`)",
+            }),
+            false,
+        ),
+        (
+            "ValidationProblem",
+            "A request with a wrong value. A refused registration lists every broken \
+             rule in `errors`.",
+            "errors",
+            serde_json::json!({
+                "type": "array",
+                "items": {"$ref": schema_ref("FieldError")},
+                "description": "Every broken account rule (registration only); absent \
+                    otherwise",
+            }),
+            false,
+        ),
+        (
+            "RateLimitedProblem",
+            "Too many attempts (`rate_limited`).",
+            "retry_after",
+            serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "description": "Whole seconds until the window reopens (as `Retry-After`)",
+            }),
+            true,
+        ),
+        (
+            "TooManyStreamsProblem",
+            "Too many open streams (`too_many_streams`).",
+            "max_streams",
+            serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "description": "The per-user limit of open streams (MAX_STREAMS_PER_USER)",
+            }),
+            true,
+        ),
+    ];
+    for (name, description, member, schema, required) in variants {
+        let mut problem = base.clone();
+        problem["description"] = serde_json::Value::String(description.into());
+        if let Some(object) = problem.as_object_mut() {
+            object.remove("example");
+        }
+        problem["properties"][member] = schema;
+        if name == "MoveRefusal" {
+            problem["properties"]["since_ply"] = serde_json::json!({
+                "type": "integer",
+                "minimum": 0,
+                "description": "With `more_squares_rule` only: the ply at which the \
+                    position the move would bring back stood; absent otherwise",
+            });
+        }
+        if required {
+            if let Some(list) = problem["required"].as_array_mut() {
+                list.push(serde_json::Value::String(member.into()));
+            }
+        }
+        schemas.insert(name.into(), problem);
+    }
+}
+
+/// `SetupRequest` as what the server accepts: a placement, or a random
+/// setup; never both, never neither (`{}` is refused).
+fn setup_request(schemas: &mut Schemas) {
+    let Some(request) = schemas.get("SetupRequest").cloned() else {
+        return;
+    };
+    let property = |name: &str| request["properties"][name].clone();
+    let mut placement = property("placement");
+    placement["type"] = serde_json::json!("object");
+    // (propertyNames cannot be a $ref in utoipa's model: the Square schema
+    // inline.)
+    placement["propertyNames"] = serde_json::json!({
+        "type": "string",
+        "pattern": crate::games::docs::SQUARE_PATTERN,
+    });
+    let mut random = property("random");
+    random["type"] = serde_json::json!("boolean");
+    random["enum"] = serde_json::json!([true]);
+    let mut seed = property("seed");
+    seed["type"] = serde_json::json!(["integer", "null"]);
+    schemas.insert(
+        "PlacementSetup".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "Your whole army by square, inside your own setup zone.",
+            "required": ["placement"],
+            "properties": {"placement": placement},
+            "additionalProperties": false,
+            "example": {"placement": {"a1": "flag", "b1": "bomb"}},
+        }),
+    );
+    schemas.insert(
+        "RandomSetup".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "A valid random setup placed by the server; `seed` makes it \
+                reproducible.",
+            "required": ["random"],
+            "properties": {"random": random, "seed": seed},
+            "additionalProperties": false,
+            "example": {"random": true, "seed": 7},
+        }),
+    );
+    let mut union = serde_json::json!({
+        "oneOf": [
+            {"$ref": schema_ref("PlacementSetup")},
+            {"$ref": schema_ref("RandomSetup")},
+        ],
+    });
+    for member in ["description", "example"] {
+        if let Some(value) = request.get(member) {
+            union[member] = value.clone();
+        }
+    }
+    schemas.insert("SetupRequest".into(), union);
+}
+
+/// Strings that only ever hold one of a few values.
+fn closed_strings(schemas: &mut Schemas) {
+    let closed = [
+        ("ProbeStatus", "status", serde_json::json!(["ok", "ready"])),
+        ("TokenPair", "token_type", serde_json::json!(["Bearer"])),
+        ("Registered", "token_type", serde_json::json!(["Bearer"])),
+    ];
+    for (schema, property, values) in closed {
+        if let Some(target) = schemas
+            .get_mut(schema)
+            .and_then(|s| s.pointer_mut(&format!("/properties/{property}")))
+        {
+            target["enum"] = values;
+        }
+    }
+}
+
+/// Operations whose success answer carries the `ETag` of the caller's view.
+const TAGGED: [&str; 9] = [
+    "create_game",
+    "get_game",
+    "join_game",
+    "decline_game",
+    "abort_game",
+    "place_setup",
+    "play_move",
+    "resign_game",
+    "draw_game",
+];
+
+fn header(description: &str) -> serde_json::Value {
+    serde_json::json!({"schema": {"type": "string"}, "description": description})
+}
+
+/// What every answer has: `X-Request-Id` on every response, a 500 on
+/// every operation; and the `ETag` of every answer that sends one.
+fn response_headers(doc: &mut serde_json::Value) {
+    let request_id = header(
+        "The request's id (the client's own, if it sent a valid one): quote it \
+         when reporting a problem; the server's logs carry it",
+    );
+    let add = |response: &mut serde_json::Value, name: &str, value: &serde_json::Value| {
+        if response.get("$ref").is_none() {
+            response["headers"][name] = value.clone();
+        }
+    };
+    if let Some(responses) = doc
+        .pointer_mut("/components/responses")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for response in responses.values_mut() {
+            add(response, "X-Request-Id", &request_id);
+        }
+    }
+    let Some(paths) = doc
+        .get_mut("paths")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            let id = operation["operationId"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(serde_json::Value::as_object_mut)
+            else {
+                continue;
+            };
+            responses.entry("500").or_insert_with(
+                || serde_json::json!({"$ref": "#/components/responses/InternalError"}),
+            );
+            for (status, response) in responses.iter_mut() {
+                add(response, "X-Request-Id", &request_id);
+                let success = status.starts_with('2') || status == "304";
+                if success
+                    && TAGGED.contains(&id.as_str())
+                    && response["headers"].get("ETag").is_none()
+                {
+                    add(
+                        response,
+                        "ETag",
+                        &header("Tag of the caller's view of the game (send it as If-None-Match or If-Match)"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A short plain summary per operation; the text the code gives (its doc
+/// comment's first paragraph) opens the description instead.
+const SUMMARIES: [(&str, &str); 23] = [
+    ("register_user", "Create an account"),
+    ("login_user", "Log in"),
+    ("refresh_token", "Refresh the tokens"),
+    ("logout_user", "Log out"),
+    ("get_me", "Get your account"),
+    ("create_game", "Create a game"),
+    ("list_games", "List games"),
+    ("get_game", "Get a game"),
+    ("list_moves", "List the moves played"),
+    ("join_game", "Join a game"),
+    ("decline_game", "Decline a challenge"),
+    ("abort_game", "Abort a game"),
+    ("place_setup", "Place your setup"),
+    ("play_move", "Play a move"),
+    ("resign_game", "Resign"),
+    ("draw_game", "Offer, accept or decline a draw"),
+    ("list_variants", "List the variants"),
+    ("list_events", "List your events"),
+    ("stream_events", "Stream your events"),
+    ("stream_game", "Stream a game"),
+    ("get_health", "Liveness probe"),
+    ("get_readiness", "Readiness probe"),
+    ("get_problem", "Explain a problem type"),
+];
+
+/// Summaries, and the 400 examples that fit each operation.
+fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExamples) {
+    let bad_request = doc
+        .pointer("/components/responses/BadRequest")
+        .cloned()
+        .unwrap_or_default();
+    let Some(paths) = doc
+        .get_mut("paths")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    for operation in paths
+        .values_mut()
+        .filter_map(serde_json::Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+    {
+        let id = operation["operationId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if let Some((_, summary)) = SUMMARIES.iter().find(|(op, _)| *op == id) {
+            let old = operation["summary"].as_str().unwrap_or_default().to_owned();
+            let description = match operation["description"].as_str() {
+                Some(rest) => format!("{old}\n\n{rest}"),
+                None => old,
+            };
+            operation["summary"] = serde_json::Value::String((*summary).into());
+            operation["description"] = serde_json::Value::String(description);
+        }
+        let frames = match id.as_str() {
+            "stream_events" => Some((
+                "Event",
+                "Server-Sent Events: `retry: 3000`, then one frame per event: `id: <event id>`, \
+                 `event: <its type>`, `data: <the event as one line of JSON, schema Event>`; \
+                 `: keep-alive` comments while idle",
+            )),
+            "stream_game" => Some((
+                "GameView",
+                "Server-Sent Events: `retry: 3000`, then one frame per version: `id: <version>`, \
+                 `event: game`, `data: <the caller's view as one line of JSON, schema \
+                 GameView>`; `: keep-alive` comments while idle",
+            )),
+            _ => None,
+        };
+        if let Some((schema, description)) = frames {
+            let content = &mut operation["responses"]["200"]["content"]["text/event-stream"];
+            if content.is_object() {
+                content["description"] = serde_json::Value::String(description.into());
+                // OpenAPI 3.1 cannot type the frames of a stream: the
+                // schema of each `data:` line, for tools and readers.
+                content["x-sse-data"] = serde_json::json!({"$ref": schema_ref(schema)});
+            }
+        }
+        if let (Some(error), true) = (
+            bad_request_example(&id),
+            operation["responses"]["400"].is_object(),
+        ) {
+            let mut response = bad_request.clone();
+            response["description"] = serde_json::Value::String(
+                "A parameter or header cannot be read (`validation_failed`)".into(),
+            );
+            response["content"][PROBLEM_JSON]["example"] = error.body();
+            operation["responses"]["400"] = response;
+        }
+    }
+}
+
+/// Written examples of the main answers, from a real game: a duel played
+/// a few random plies by the rules engine, seen by Red.
+mod examples {
+    use domain::rng::SplitMix64;
+    use domain::{Action, Color, Rules, Variant, Viewer};
+    use serde_json::{json, Value};
+
+    use super::Schemas;
+
+    const GAME: &str = "0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10";
+    const ANN: &str = "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11";
+    const BO: &str = "2c9d7b14-5e3a-4f0b-8d61-7a2e9c4b1f08";
+
+    /// The views of a duel after a few plies: (Red's view, the moves as
+    /// Red saw them, the last move as the mover saw it).
+    fn played() -> Option<(Value, Vec<Value>, Value)> {
+        let mut game = domain::playout::random_game(Variant::Duel, Rules::default(), 7).ok()?;
+        let mut rng = SplitMix64::new(3);
+        let mut history = Vec::new();
+        let mut last = Value::Null;
+        for _ in 0..6 {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.is_finished() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            let color = game.turn();
+            let applied = game
+                .apply(
+                    color,
+                    Action::Move {
+                        from: m.from,
+                        to: m.to,
+                        rescue: None,
+                    },
+                )
+                .ok()?;
+            let record = applied.record?;
+            history.push(
+                serde_json::to_value(game.move_view(&record, Viewer::Player(Color::Red))).ok()?,
+            );
+            last = serde_json::to_value(game.move_view(&record, Viewer::Player(color))).ok()?;
+        }
+        let view = serde_json::to_value(game.view(Viewer::Player(Color::Red))).ok()?;
+        Some((view, history, last))
+    }
+
+    fn game_view(view: &Value) -> Value {
+        let mut example = json!({
+            "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
+            "version": 9, "you": "red",
+            "players": {"red": {"id": ANN, "username": "ann"}, "blue": {"id": BO, "username": "bo"}},
+            "deadline": "2026-12-04T10:00:00Z",
+            "setup_done": {"red": true, "blue": true},
+            "days_per_move": 3, "creator": {"id": ANN, "username": "ann"},
+            "opponent": {"id": BO, "username": "bo"},
+            "created_at": "2026-12-01T09:00:00Z", "updated_at": "2026-12-01T10:00:00Z",
+        });
+        for member in [
+            "ply",
+            "turn",
+            "board",
+            "captured",
+            "last_move",
+            "result",
+            "draw_offer",
+            "rescues_used",
+            "plies_without_battle",
+        ] {
+            example[member] = view[member].clone();
+        }
+        if let Some(moves) = view.get("legal_moves").filter(|m| !m.is_null()) {
+            example["legal_moves"] = moves.clone();
+        }
+        example
+    }
+
+    pub(super) fn add(schemas: &mut Schemas) {
+        let Some((view, history, last)) = played() else {
+            return;
+        };
+        let game = game_view(&view);
+        let summary = json!({
+            "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
+            "version": 9, "ply": game["ply"], "turn": game["turn"], "players": game["players"],
+            "creator": game["creator"], "opponent": game["opponent"], "days_per_move": 3,
+            "deadline": game["deadline"], "result": null,
+            "setup_done": game["setup_done"], "created_at": game["created_at"],
+            "updated_at": game["updated_at"],
+        });
+        let examples = [
+            ("GameView", game.clone()),
+            ("MoveAnswer", json!({"move": last, "game": game})),
+            (
+                "MoveHistory",
+                json!({"game_id": GAME, "version": 9, "moves": history}),
+            ),
+            ("GamePage", json!({"games": [summary], "next_cursor": null})),
+            (
+                "EventPage",
+                json!({"events": [
+                {"id": 41, "created_at": "2026-12-01T09:30:00Z", "type": "game_started",
+                 "game_id": GAME},
+                {"id": 42, "created_at": "2026-12-01T10:00:00Z", "type": "your_turn",
+                 "game_id": GAME, "ply": game["ply"], "opponent_move": history.last()},
+            ], "last_id": 42}),
+            ),
+        ];
+        for (name, example) in examples {
+            if let Some(schema) = schemas.get_mut(name) {
+                schema["example"] = example;
+            }
+        }
+    }
+}
+
+/// The document as YAML, as committed in `openapi.yaml`: what
+/// `to_yaml` writes, with every plain scalar that a YAML 1.1 parser
+/// (PyYAML, ...) would load as a date or time quoted, so that every
+/// parser reads exactly the served JSON.
+pub fn openapi_yaml(doc: &utoipa::openapi::OpenApi) -> Result<String, String> {
+    let yaml = doc.to_yaml().map_err(|e| e.to_string())?;
+    let mut out = String::with_capacity(yaml.len() + 256);
+    // Inside a block scalar (`|-`): lines indented more than its key.
+    let mut block: Option<usize> = None;
+    for line in yaml.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(key_indent) = block {
+            if line.trim().is_empty() || indent > key_indent {
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+            block = None;
+        }
+        let trimmed = line.trim_end();
+        if trimmed.ends_with('|')
+            || trimmed.ends_with("|-")
+            || trimmed.ends_with("|+")
+            || trimmed.ends_with('>')
+            || trimmed.ends_with(">-")
+        {
+            block = Some(indent);
+        }
+        out.push_str(&quote_timestamp(line));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// `line` with its plain scalar value quoted if it looks like a YAML 1.1
+/// timestamp (`2026-12-01`, `2026-12-01T10:00:00Z`).
+fn quote_timestamp(line: &str) -> String {
+    let mut start = line.len() - line.trim_start().len();
+    while line[start..].starts_with("- ") {
+        start += 2;
+    }
+    let value_start = match line[start..].find(": ") {
+        Some(colon) => start + colon + 2,
+        None => start,
+    };
+    let value = &line[value_start..];
+    let bytes = value.as_bytes();
+    let looks_like_date = bytes.len() >= 8
+        && bytes[..4].iter().all(u8::is_ascii_digit)
+        && bytes[4] == b'-'
+        && bytes[5].is_ascii_digit();
+    if looks_like_date {
+        format!("{}'{}'", &line[..value_start], value.replace('\'', "''"))
+    } else {
+        line.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use std::collections::BTreeSet;
+
+    use domain::{ActionError as A, IllegalMove as M, Piece, Square};
+
+    use super::*;
+
+    /// One refusal of each kind the domain has. The matches have no
+    /// catch-all: a new variant does not compile until it is listed here.
+    fn every_refusal() -> Vec<A> {
+        let s = Square::from_index(0).unwrap();
+        let p = Piece::Scout;
+        let moves = [
+            M::NoPiece { from: s },
+            M::NotYourPiece { from: s },
+            M::Immovable { from: s, piece: p },
+            M::SameSquare { square: s },
+            M::Diagonal { from: s, to: s },
+            M::Lake { to: s },
+            M::TooFar {
+                from: s,
+                to: s,
+                piece: p,
+            },
+            M::ThroughLake { lake: s },
+            M::Blocked { square: s },
+            M::OwnPiece { to: s },
+            M::ScoutLongAttack { from: s, to: s },
+            M::TwoSquareRule {
+                from: s,
+                to: s,
+                limit: 3,
+            },
+            M::MoreSquaresRule {
+                from: s,
+                to: s,
+                since_ply: 1,
+            },
+            M::RescueDisabled,
+            M::RescueNotOnBackRow,
+            M::RescueByScout,
+            M::RescueBomb,
+            M::RescueLimit,
+            M::RescueSamePiece,
+            M::RescueNotCaptured { piece: p },
+            M::RescueSquare { square: s },
+        ];
+        for m in &moves {
+            match m {
+                M::NoPiece { .. }
+                | M::NotYourPiece { .. }
+                | M::Immovable { .. }
+                | M::SameSquare { .. }
+                | M::Diagonal { .. }
+                | M::Lake { .. }
+                | M::TooFar { .. }
+                | M::ThroughLake { .. }
+                | M::Blocked { .. }
+                | M::OwnPiece { .. }
+                | M::ScoutLongAttack { .. }
+                | M::TwoSquareRule { .. }
+                | M::MoreSquaresRule { .. }
+                | M::RescueDisabled
+                | M::RescueNotOnBackRow
+                | M::RescueByScout
+                | M::RescueBomb
+                | M::RescueLimit
+                | M::RescueSamePiece
+                | M::RescueNotCaptured { .. }
+                | M::RescueSquare { .. } => {}
+            }
+        }
+        let mut all = vec![
+            A::GameOver,
+            A::NotYourTurn,
+            A::TimeoutNotOnTurn,
+            A::DrawAlreadyOffered,
+            A::DrawOfferPending,
+            A::NoDrawOffer,
+            A::OwnDrawOffer,
+        ];
+        all.extend(moves.into_iter().map(A::Illegal));
+        for a in &all {
+            match a {
+                A::GameOver
+                | A::NotYourTurn
+                | A::TimeoutNotOnTurn
+                | A::Illegal(_)
+                | A::DrawAlreadyOffered
+                | A::DrawOfferPending
+                | A::NoDrawOffer
+                | A::OwnDrawOffer => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_reason_enum_is_every_kind_the_domain_can_produce() {
+        let kinds: BTreeSet<&str> = every_refusal().iter().map(A::kind).collect();
+        let doc = serde_json::to_value(crate::startup::openapi_document()).unwrap();
+        let listed: BTreeSet<&str> = doc["components"]["schemas"]["MoveRefusal"]["properties"]
+            ["reason"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(listed, kinds);
+        assert_eq!(REFUSAL_REASONS.len(), kinds.len(), "a reason listed twice");
+    }
+}

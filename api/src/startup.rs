@@ -192,12 +192,13 @@ impl Application {
 
 /// The OpenAPI document exactly as the server serves it.
 pub fn openapi_document() -> utoipa::openapi::OpenApi {
-    App::new()
+    let doc = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(routes::configure)
         .split_for_parts()
-        .1
+        .1;
+    crate::openapi::finish(doc, routes::bad_request_example)
 }
 
 /// Documented paths and their methods, to tell "wrong method" (405) from
@@ -287,7 +288,31 @@ fn problem_for_stray_error<B: MessageBody + 'static>(
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();
+    let preflight = res.request().method() == Method::OPTIONS
+        && res
+            .request()
+            .headers()
+            .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     let error = match status {
+        s if preflight && s.is_client_error() => {
+            let configured = res
+                .request()
+                .app_data::<web::Data<AppState>>()
+                .is_some_and(|state| match &state.config.cors_origins {
+                    CorsOrigins::Any => true,
+                    CorsOrigins::List(list) => !list.is_empty(),
+                });
+            let detail = if configured {
+                "CORS preflight refused: this origin (or a requested method or header) is not \
+                 allowed; browsers may call the API only from the origins listed in \
+                 CORS_ALLOWED_ORIGINS"
+            } else {
+                "CORS preflight refused: no origin may call the API from a browser, because \
+                 CORS_ALLOWED_ORIGINS is empty; set it to the frontend's origins \
+                 (e.g. https://play.example) or to *"
+            };
+            ApiError::bad_request(detail).with_status(s)
+        }
         StatusCode::NOT_FOUND => ApiError::not_found("no such resource"),
         StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
             ProblemKind::MethodNotAllowed,
@@ -447,6 +472,7 @@ pub fn build_app(
         .app_data(web::PathConfig::default().error_handler(path_error))
         .configure(routes::configure)
         .split_for_parts();
+    let doc = crate::openapi::finish(doc, routes::bad_request_example);
     let routes = web::Data::new(RouteTable::from_openapi(&doc));
     let parameters = web::Data::new(ParameterTable::from_openapi(&doc));
     app.app_data(routes)

@@ -14,7 +14,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::docs::{
-    CapturedDoc, ColorDoc, GameResultDoc, MoveDoc, MoveViewDoc, PieceViewDoc, RulesDoc, VariantDoc,
+    CapturedDoc, ColorDoc, GameResultDoc, MoveDoc, MoveViewDoc, PieceViewDoc, RulesViewDoc,
+    VariantDoc,
 };
 use super::record::GameRecord;
 use crate::storage::games::Status;
@@ -31,7 +32,9 @@ pub struct PlayerRef {
 /// Who sits on each side (`null`: the seat is still open).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Players {
+    #[schema(required = true)]
     pub red: Option<PlayerRef>,
+    #[schema(required = true)]
     pub blue: Option<PlayerRef>,
 }
 
@@ -60,7 +63,7 @@ pub struct GameView {
     #[schema(value_type = VariantDoc)]
     pub variant: Variant,
     /// The complete rules in force.
-    #[schema(value_type = RulesDoc)]
+    #[schema(value_type = RulesViewDoc)]
     pub rules: Rules,
     pub status: Status,
     /// +1 with every change to the game.
@@ -69,10 +72,10 @@ pub struct GameView {
     pub ply: u32,
     /// Whose move it is (`null` before play starts; when finished: who would
     /// have moved next).
-    #[schema(value_type = Option<ColorDoc>)]
+    #[schema(value_type = Option<ColorDoc>, required = true)]
     pub turn: Option<Color>,
     /// The caller's color; `null` for a spectator.
-    #[schema(value_type = Option<ColorDoc>)]
+    #[schema(value_type = Option<ColorDoc>, required = true)]
     pub you: Option<Color>,
     pub players: Players,
     /// Occupied squares only, `a1` .. `j10`.
@@ -83,24 +86,30 @@ pub struct GameView {
     /// not know (only under `silent_defense`).
     #[schema(value_type = CapturedDoc)]
     pub captured: Captured,
-    #[schema(value_type = Option<MoveViewDoc>)]
+    /// The last ply as the caller may see it; `null` before the first.
+    #[schema(value_type = Option<MoveViewDoc>, required = true)]
     pub last_move: Option<MoveView>,
-    /// Present, and complete, only when it is the caller's turn.
+    /// Present, and complete, only when it is the caller's turn in play;
+    /// absent otherwise (never `null`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Vec<MoveDoc>>)]
+    #[schema(value_type = Vec<MoveDoc>)]
     pub legal_moves: Option<Vec<Move>>,
     /// When the current move (or the setup phase) must be done by; the
-    /// player who misses it loses (a missing setup aborts the game).
+    /// player who misses it loses (a missing setup aborts the game);
+    /// `null` while waiting for an opponent and once the game is over.
+    #[schema(required = true)]
     pub deadline: Option<DateTime<Utc>>,
-    #[schema(value_type = Option<GameResultDoc>)]
+    /// How the game ended; `null` until it is finished.
+    #[schema(value_type = Option<GameResultDoc>, required = true)]
     pub result: Option<GameResult>,
     pub setup_done: SetupDone,
-    /// The color with a pending draw offer.
-    #[schema(value_type = Option<ColorDoc>)]
+    /// The color with a pending draw offer; `null` when there is none.
+    #[schema(value_type = Option<ColorDoc>, required = true)]
     pub draw_offer: Option<Color>,
     pub days_per_move: i32,
     pub creator: PlayerRef,
     /// The user a challenge is addressed to (`null`: an open seat).
+    #[schema(required = true)]
     pub opponent: Option<PlayerRef>,
     pub rescues_used: RescuesUsed,
     /// Plies since the last battle (for `max_plies_without_battle`).
@@ -115,19 +124,25 @@ pub struct GameSummary {
     pub id: Uuid,
     #[schema(value_type = VariantDoc)]
     pub variant: Variant,
-    #[schema(value_type = RulesDoc)]
+    #[schema(value_type = RulesViewDoc)]
     pub rules: Rules,
     pub status: Status,
     pub version: i64,
     pub ply: u32,
-    #[schema(value_type = Option<ColorDoc>)]
+    /// Whose move it is (`null` before play starts).
+    #[schema(value_type = Option<ColorDoc>, required = true)]
     pub turn: Option<Color>,
     pub players: Players,
     pub creator: PlayerRef,
+    /// The user a challenge is addressed to (`null`: an open seat).
+    #[schema(required = true)]
     pub opponent: Option<PlayerRef>,
     pub days_per_move: i32,
+    /// When the current move (or the setup phase) must be done by.
+    #[schema(required = true)]
     pub deadline: Option<DateTime<Utc>>,
-    #[schema(value_type = Option<GameResultDoc>)]
+    /// How the game ended; `null` until it is finished.
+    #[schema(value_type = Option<GameResultDoc>, required = true)]
     pub result: Option<GameResult>,
     pub setup_done: SetupDone,
     pub created_at: DateTime<Utc>,

@@ -17,6 +17,34 @@ pub enum ColorDoc {
     Blue,
 }
 
+/// A square: a file `a`-`j` and a rank `1`-`10`, such as `e4`. The server
+/// reads upper-case files too, and always writes lower case.
+#[derive(Serialize)]
+pub struct SquareDoc;
+
+/// Exactly the names `domain::Square` parses.
+pub const SQUARE_PATTERN: &str = "^[a-jA-J](10|[1-9])$";
+
+impl utoipa::PartialSchema for SquareDoc {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some(SQUARE_PATTERN))
+            .description(Some(
+                "A square: a file `a`-`j` and a rank `1`-`10`, such as `e4` \
+                 (upper-case files are read too; the server writes lower case).",
+            ))
+            .examples(["e4"])
+            .into()
+    }
+}
+
+impl ToSchema for SquareDoc {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Square".into()
+    }
+}
+
 /// A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -75,6 +103,34 @@ pub struct RulesDoc {
     more_squares_rule: Option<bool>,
 }
 
+/// The complete rules in force in a game (every rule is always sent).
+#[derive(ToSchema)]
+#[schema(as = RulesView, example = json!({"two_square_limit": 3, "scout_strike_after_move": true,
+    "aggressor_advantage": false, "silent_defense": false, "rescue": false,
+    "max_plies": null, "max_plies_without_battle": null, "more_squares_rule": false}))]
+pub struct RulesViewDoc {
+    /// How many times in a row a piece may cross the same border back and forth
+    #[schema(minimum = 2, maximum = 10)]
+    two_square_limit: u8,
+    /// A scout may end a line move by attacking
+    scout_strike_after_move: bool,
+    /// In a battle of equal strengths the attacker wins
+    aggressor_advantage: bool,
+    /// Only the attacker's rank is revealed in a battle
+    silent_defense: bool,
+    /// Reaching the opponent's back row may bring back a captured piece
+    rescue: bool,
+    /// A draw (`move_limit`) after this many plies; `null`: no cap
+    #[schema(minimum = 1, maximum = 1_000_000, required = true)]
+    max_plies: Option<u32>,
+    /// A draw after this many plies without a battle; `null`: no cap
+    #[schema(minimum = 1, maximum = 1_000_000, required = true)]
+    max_plies_without_battle: Option<u32>,
+    /// No endless chase back into a position that already stood during the
+    /// chase (the more-squares rule, docs/more-squares-rule.md)
+    more_squares_rule: bool,
+}
+
 /// One occupied square as the viewer sees it.
 #[derive(ToSchema)]
 #[schema(as = BoardPiece, example = json!({"id": 76, "square": "h8", "color": "blue",
@@ -84,11 +140,13 @@ pub struct PieceViewDoc {
     /// index (0 = a1 .. 99 = j10), or 100, 101, ... for a piece brought back
     /// by a rescue (in the order of the game's rescues)
     id: u8,
-    square: String,
+    square: SquareDoc,
     color: ColorDoc,
     /// `null` when the viewer may not know the rank
+    #[schema(required = true)]
     piece: Option<PieceDoc>,
     /// Modern strength (marshal 10 .. spy 1); null when hidden or bomb/flag
+    #[schema(required = true)]
     strength: Option<u8>,
     /// The owner's opponent knows the rank
     revealed: bool,
@@ -109,8 +167,8 @@ pub struct CapturedDoc {
 #[derive(ToSchema)]
 #[schema(as = Move, example = json!({"from": "b4", "to": "b5"}))]
 pub struct MoveDoc {
-    from: String,
-    to: String,
+    from: SquareDoc,
+    to: SquareDoc,
 }
 
 /// Outcome of a battle.
@@ -127,7 +185,11 @@ pub enum OutcomeDoc {
 #[derive(ToSchema)]
 #[schema(as = Battle)]
 pub struct BattleDoc {
+    /// `null` when the viewer may not know the rank
+    #[schema(required = true)]
     attacker: Option<PieceDoc>,
+    /// `null` when the viewer may not know the rank
+    #[schema(required = true)]
     defender: Option<PieceDoc>,
     outcome: OutcomeDoc,
 }
@@ -137,7 +199,7 @@ pub struct BattleDoc {
 #[schema(as = Rescue, example = json!({"piece": "captain", "square": "e2"}))]
 pub struct RescueDoc {
     piece: PieceDoc,
-    square: String,
+    square: SquareDoc,
 }
 
 /// One ply as the viewer may see it.
@@ -148,11 +210,16 @@ pub struct RescueDoc {
 pub struct MoveViewDoc {
     ply: u32,
     color: ColorDoc,
-    from: String,
-    to: String,
+    from: SquareDoc,
+    to: SquareDoc,
     /// The moving piece, if the viewer may know it
+    #[schema(required = true)]
     piece: Option<PieceDoc>,
+    /// The battle the move started; `null` for a move to an empty square
+    #[schema(required = true)]
     battle: Option<BattleDoc>,
+    /// The rescue made with the move, if any
+    #[schema(required = true)]
     rescue: Option<RescueDoc>,
 }
 
@@ -174,6 +241,39 @@ pub enum EndReasonDoc {
 #[derive(ToSchema)]
 #[schema(as = GameResult, example = json!({"winner": "red", "reason": "flag_captured"}))]
 pub struct GameResultDoc {
+    /// `null` for a draw
+    #[schema(required = true)]
     winner: Option<ColorDoc>,
     reason: EndReasonDoc,
+}
+
+/// One thing wrong with a placement (in `problems` of `invalid_setup`).
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+#[schema(as = SetupProblem)]
+pub enum SetupProblemDoc {
+    /// The value is not one of the twelve lower-case piece names.
+    UnknownPiece {
+        /// As sent (at most 32 characters)
+        square: String,
+        /// As sent (at most 32 characters)
+        piece: String,
+    },
+    /// The key is not a square name.
+    BadSquare {
+        /// As sent (at most 32 characters)
+        square: String,
+    },
+    /// The square is not in the caller's setup zone.
+    OutsideZone { square: SquareDoc },
+    /// The square is a lake.
+    Lake { square: SquareDoc },
+    /// The square was given before.
+    DuplicateSquare { square: SquareDoc },
+    /// The army needs `expected` of this piece; the placement has `found`.
+    WrongCount {
+        piece: PieceDoc,
+        expected: u32,
+        found: u32,
+    },
 }

@@ -24,6 +24,7 @@ pub const MAX_PAGE: i64 = 100;
 pub struct GamePage {
     pub games: Vec<GameSummary>,
     /// Pass as `cursor` to get the next page; null on the last page.
+    #[schema(required = true)]
     pub next_cursor: Option<String>,
 }
 

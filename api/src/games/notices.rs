@@ -44,6 +44,7 @@ pub enum EventPayload {
         game_id: Uuid,
         reason: AbortReason,
         /// The username of the player who aborted; null on a setup timeout
+        #[schema(required = true)]
         by: Option<String>,
     },
     /// Both setups are in: the game has begun (sent to both players).
@@ -56,7 +57,7 @@ pub enum EventPayload {
         ply: u32,
         /// The opponent's move as the recipient may see it (`piece` is null
         /// unless the recipient knows the rank)
-        #[schema(value_type = Option<super::docs::MoveViewDoc>)]
+        #[schema(value_type = Option<super::docs::MoveViewDoc>, required = true)]
         opponent_move: Option<domain::MoveView>,
     },
     /// The opponent offers a draw (sent to the other player).

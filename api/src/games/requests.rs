@@ -9,7 +9,7 @@ use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::docs::{RulesDoc, VariantDoc};
+use super::docs::{PieceDoc, RulesDoc, SquareDoc, VariantDoc};
 use crate::storage::games::Status;
 
 /// A request body that must be a JSON object. serde's derived structs also
@@ -136,7 +136,7 @@ pub struct SetupRequest {
     /// Square name to piece name, e.g. `{"a1": "flag", "b1": "bomb", ...}`:
     /// every piece of the variant's army, inside your own setup zone.
     #[serde(default)]
-    #[schema(value_type = Option<std::collections::HashMap<String, String>>)]
+    #[schema(value_type = Option<std::collections::HashMap<SquareDoc, PieceDoc>>)]
     pub placement: Option<Placement>,
     /// `true`: let the server place a valid random setup.
     #[serde(default)]
@@ -151,8 +151,10 @@ pub struct SetupRequest {
 #[serde(deny_unknown_fields)]
 pub struct RescueRequest {
     /// The captured piece brought back, e.g. `captain`
+    #[schema(value_type = PieceDoc)]
     pub piece: String,
     /// An empty square of your own half
+    #[schema(value_type = SquareDoc)]
     pub square: String,
 }
 
@@ -161,7 +163,9 @@ pub struct RescueRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"from": "e4", "to": "e5", "expected_version": 12}))]
 pub struct MoveRequest {
+    #[schema(value_type = SquareDoc)]
     pub from: String,
+    #[schema(value_type = SquareDoc)]
     pub to: String,
     /// Fail with 409 `version_conflict` unless the game is at this version.
     #[serde(default)]

@@ -14,6 +14,8 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod problems;
+pub mod variants;
 
 pub use auth_user::AuthUser;
 
@@ -25,6 +27,7 @@ pub const API_PREFIX: &str = "/api/v1";
 /// Registers every documented route.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.configure(health::configure);
+    cfg.configure(problems::configure);
     cfg.service(utoipa_actix_web::scope(API_PREFIX).configure(api_v1));
 }
 
@@ -34,4 +37,29 @@ fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(me::configure);
     cfg.configure(events::configure);
     cfg.configure(games::configure);
+    cfg.configure(variants::configure);
+}
+
+/// The 400 example each operation can really get (none reads a JSON body
+/// but the POSTs that take one, which keep the generic example).
+pub fn bad_request_example(operation: &str) -> Option<crate::error::ApiError> {
+    let last_event_id = "Last-Event-ID must be an event id (a whole number, 0 or more)";
+    match operation {
+        "get_game" | "list_events" => extract::wait(Some(90), 0).err(),
+        "list_games" => Some(crate::error::ApiError::bad_request(format!(
+            "limit must be between 1 and {}",
+            crate::games::list::MAX_PAGE
+        ))),
+        "stream_events" | "stream_game" => Some(crate::error::ApiError::bad_request(last_event_id)),
+        "list_moves" => Some(crate::error::ApiError::bad_request(
+            "game id `42` is not a UUID",
+        )),
+        "join_game" | "decline_game" | "abort_game" | "resign_game" => {
+            Some(crate::error::ApiError::bad_request(format!(
+                "Idempotency-Key must be 1 to {} visible ASCII characters",
+                crate::games::written::IDEMPOTENCY_KEY_MAX
+            )))
+        }
+        _ => None,
+    }
 }

@@ -154,3 +154,22 @@ backend_tests! {
         assert_eq!(response.status().as_u16(), 200);
     }
 }
+
+backend_tests! {
+    /// A problem's `type` URI answers: a page explaining it, without a token.
+    async fn problem_types_resolve_to_their_explanation(app) {
+        let response = app.post_json("/api/v1/games", None, &serde_json::json!({})).await;
+        let problem = assert_problem(response, 401, "unauthorized").await;
+        let page = app.get(problem["type"].as_str().unwrap(), None).await;
+        assert_eq!(page.status(), 200);
+        for kind in api::ProblemKind::ALL {
+            let page = app.get(&kind.type_uri(), None).await;
+            assert_eq!(page.status(), 200, "{}", kind.type_uri());
+            assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+            let text = page.text().await.unwrap();
+            assert!(text.contains(kind.code()) && text.contains(kind.title()), "{text}");
+        }
+        let unknown = app.get("/problems/no-such-thing", None).await;
+        assert_problem(unknown, 404, "not_found").await;
+    }
+}

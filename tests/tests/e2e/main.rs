@@ -9,6 +9,7 @@
 mod harness;
 
 mod auth;
+mod contract;
 mod edges;
 mod errors;
 mod events;
@@ -27,3 +28,4 @@ mod operations;
 mod reminders;
 mod statements;
 mod support;
+mod variants;

@@ -87,6 +87,18 @@ backend_tests! {
         assert!(!foreign
             .headers()
             .contains_key("access-control-allow-origin"));
+        let refused = app
+            .client
+            .request(reqwest::Method::OPTIONS, app.url("/api/v1/me"))
+            .header("Origin", "https://evil.example")
+            .header("Access-Control-Request-Method", "GET")
+            .send()
+            .await
+            .unwrap();
+        assert!(!refused.headers().contains_key("access-control-allow-origin"));
+        let refusal: Value = refused.json().await.unwrap();
+        let detail = refusal["detail"].as_str().unwrap();
+        assert!(detail.contains("CORS_ALLOWED_ORIGINS") && !detail.contains("empty"), "{detail}");
         if !foreign.status().is_success() {
             let content_type = foreign.headers()["content-type"]
                 .to_str()
@@ -135,6 +147,9 @@ backend_tests! {
             preflight.headers()["content-type"],
             "application/problem+json"
         );
+        let refusal: Value = preflight.json().await.unwrap();
+        let detail = refusal["detail"].as_str().unwrap();
+        assert!(detail.contains("CORS_ALLOWED_ORIGINS") && detail.contains("empty"), "{detail}");
     }
 }
 
