@@ -49,6 +49,10 @@ pub enum TokenError {
     Invalid,
 }
 
+/// How far in the future an access token's `iat` may be (clocks of
+/// replicas differ a little).
+const ISSUED_AT_LEEWAY_SECONDS: i64 = 5;
+
 pub struct TokenService {
     encoding: EncodingKey,
     decoding: DecodingKey,
@@ -119,8 +123,18 @@ impl TokenService {
                 _ => TokenError::Invalid,
             })?;
         let claims = data.claims;
-        if claims.exp <= self.clock.now().timestamp() {
+        let now = self.clock.now().timestamp();
+        if claims.exp <= now {
             return Err(TokenError::Expired);
+        }
+        // A token this server signed was issued in the past (give or take
+        // the clock difference between replicas) for at most the configured
+        // lifetime; anything else was forged with the key or minted by a
+        // misconfigured clock, and is refused.
+        if claims.iat > now + ISSUED_AT_LEEWAY_SECONDS
+            || claims.exp - claims.iat > self.access_ttl.num_seconds()
+        {
+            return Err(TokenError::Invalid);
         }
         let user_id = Uuid::parse_str(&claims.sub).map_err(|_| TokenError::Invalid)?;
         Ok(TokenIdentity {
@@ -182,6 +196,45 @@ mod tests {
         assert!(tokens.verify(&token).is_ok());
         clock.advance(Duration::seconds(1));
         assert_eq!(tokens.verify(&token), Err(TokenError::Expired));
+    }
+
+    /// A token signed with the right key but claiming to be issued in the
+    /// future, or to live longer than the configured lifetime, is refused.
+    #[test]
+    fn tokens_from_the_future_or_living_too_long_are_refused() {
+        let clock = ManualClock::starting_now();
+        let tokens = service(clock.clone());
+        let now = clock.now().timestamp();
+        let sign = |iat: i64, exp: i64| {
+            let claims = Claims {
+                sub: Uuid::new_v4().to_string(),
+                name: "ann".into(),
+                iss: tokens.issuer.clone(),
+                aud: tokens.audience.clone(),
+                iat,
+                exp,
+                jti: Uuid::new_v4().to_string(),
+            };
+            jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &tokens.encoding).unwrap()
+        };
+        let ttl = tokens.access_ttl.num_seconds();
+        assert!(tokens.verify(&sign(now, now + ttl)).is_ok());
+        assert!(
+            tokens.verify(&sign(now + 3, now + ttl)).is_ok(),
+            "within the leeway"
+        );
+        assert_eq!(
+            tokens.verify(&sign(now + 60, now + 60 + ttl)),
+            Err(TokenError::Invalid)
+        );
+        assert_eq!(
+            tokens.verify(&sign(now, now + ttl + 1)),
+            Err(TokenError::Invalid)
+        );
+        assert_eq!(
+            tokens.verify(&sign(now - 10, now + 100 * ttl)),
+            Err(TokenError::Invalid)
+        );
     }
 
     #[test]
