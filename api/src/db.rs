@@ -304,10 +304,16 @@ impl From<diesel::result::Error> for StoreError {
     fn from(error: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind, Error};
         match &error {
+            // The connection went away, before or in the middle of a
+            // transaction (diesel then reports its transaction manager as
+            // broken, or a failed rollback after a failed commit): the
+            // database is unavailable, not the request wrong.
             Error::DatabaseError(
                 DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
                 _,
-            ) => StoreError::Unavailable(Box::new(error)),
+            )
+            | Error::BrokenTransactionManager
+            | Error::RollbackErrorOnCommit { .. } => StoreError::Unavailable(Box::new(error)),
             _ => StoreError::Query(error),
         }
     }
@@ -403,6 +409,26 @@ mod tests {
         .unwrap();
         let err = ping(&pool).await.unwrap_err();
         assert_eq!(ApiError::from(err).kind(), ProblemKind::ServiceUnavailable);
+    }
+
+    #[test]
+    fn a_connection_lost_in_a_transaction_is_unavailable_not_a_bug() {
+        use diesel::result::Error;
+        for lost in [
+            Error::BrokenTransactionManager,
+            Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::ClosedConnection,
+                Box::new("server closed the connection unexpectedly".to_owned()),
+            ),
+        ] {
+            let error = StoreError::from(lost);
+            assert!(error.lost_connection(), "{error}");
+            assert_eq!(
+                ApiError::from(error).kind(),
+                ProblemKind::ServiceUnavailable
+            );
+        }
+        assert!(!StoreError::from(Error::NotFound).lost_connection());
     }
 
     #[test]

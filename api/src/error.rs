@@ -412,14 +412,8 @@ impl fmt::Display for ErrorChain<'_> {
 
 impl From<diesel::result::Error> for ApiError {
     fn from(error: diesel::result::Error) -> Self {
-        use diesel::result::{DatabaseErrorKind, Error};
-        match &error {
-            Error::DatabaseError(
-                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
-                _,
-            ) => Self::unavailable(error),
-            _ => Self::internal(error),
-        }
+        // One classification of database errors: the storage layer's.
+        crate::db::StoreError::from(error).into()
     }
 }
 
@@ -519,7 +513,7 @@ impl From<crate::db::StoreError> for ApiError {
         use crate::db::StoreError;
         match error {
             StoreError::Unavailable(cause) => Self::Unavailable(cause),
-            StoreError::Query(error) => error.into(),
+            StoreError::Query(error) => Self::internal(error),
             other => Self::internal(other),
         }
     }
