@@ -66,9 +66,7 @@ pub async fn expire(
     const ATTEMPTS: usize = 8;
     for _ in 0..ATTEMPTS {
         let outcome = db::run_as(pool, move |conn| {
-            Ok::<_, GameError>(db::write_transaction(conn, |conn| {
-                expire_in_transaction(conn, now, game_id)
-            }))
+            written::transaction(conn, |conn| expire_in_transaction(conn, now, game_id))
         })
         .await?;
         match outcome {

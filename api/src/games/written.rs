@@ -19,7 +19,7 @@ use uuid::Uuid;
 use super::error::GameError;
 use super::notices::{self, Notice};
 use super::Context;
-use crate::db::{self, DbConnection, StoreError};
+use crate::db::{self, DbConnection, LostConnection, StoreError};
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
 use crate::storage::{from_db_time, to_db_time};
 
@@ -152,9 +152,9 @@ where
         let key = idempotency.clone();
         let now = ctx.clock.now();
         let outcome = db::run_as(&ctx.pool, move |conn| {
-            Ok::<_, GameError>(db::write_transaction(conn, |conn| {
+            transaction(conn, |conn| {
                 attempt(conn, now, user, key.as_ref(), work.as_ref())
-            }))
+            })
         })
         .await?;
         match outcome {
@@ -193,6 +193,19 @@ fn refers_to_a_missing_user(error: &GameError) -> bool {
             _
         )))
     )
+}
+
+/// `work` in a write transaction. What it decided (done, refused, lost the
+/// race) is the inner result; a lost connection is the outer error, so
+/// that `db::run_as` sees it and drops the connection from the pool.
+pub(super) fn transaction<T>(
+    conn: &mut DbConnection,
+    work: impl FnOnce(&mut DbConnection) -> Result<T, Failed>,
+) -> Result<Result<T, Failed>, GameError> {
+    match db::write_transaction(conn, work) {
+        Err(Failed::Refused(error)) if error.lost_connection() => Err(error),
+        decided => Ok(decided),
+    }
 }
 
 enum Attempted<T> {
