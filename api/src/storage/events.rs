@@ -1,24 +1,16 @@
 //! The `events` table: the durable per-user feed (docs/api.md).
 //!
-//! An event's `id`
-//!
 //! An event's `id` is a per-user sequence number: 1, 2, 3, ... for each
-//! recipient. [`record`] computes `MAX(seq) + 1` for the recipient inside
-//! the writer's transaction and inserts under the primary key
-//! `(user_id, seq)`. Writers for one user are serialised: on SQLite every
-//! writer is (`BEGIN IMMEDIATE`); on PostgreSQL `record` first takes a
-//! transaction-level advisory lock on the user, held until the writer
-//! commits, so the next writer reads MAX after that commit. The key is the
-//! backstop: should two writers ever pick the same number, the second fails
-//! on it and retries from a savepoint with the next one. So number n + 1
-//! can only be written once n is committed, and a client that has read
-//! everything up to `after = n` can never miss an event that commits later
-//! with a number <= n — which a global database sequence, whose numbers may
-//! commit out of order, would not guarantee.
-//!
-//! Recording for two users in one transaction takes their locks in the
-//! order of the calls; use `events::record_all`, which orders recipients by id, so
-//! that two transactions writing to the same two users cannot deadlock.
+//! recipient, written under the primary key `(user_id, seq)`. Writers for
+//! one user are serialised until they commit, so number n + 1 can only be
+//! written once n is committed, and a client that has read everything up to
+//! `after = n` can never miss an event that commits later with a number
+//! <= n (which a global database sequence, whose numbers may commit out of
+//! order, would not guarantee). On SQLite every writer holds the database's
+//! write lock (`BEGIN IMMEDIATE`) and takes `MAX(seq) + 1`; on PostgreSQL
+//! the upsert of the recipient's row in `event_counters` locks it until the
+//! commit. The counters of one change are locked in the order of the user
+//! ids, so two changes writing to the same two users cannot deadlock.
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -41,8 +33,7 @@ pub struct EventRow {
     pub created_at: chrono::NaiveDateTime,
 }
 
-/// One event to store: its recipient, `type`, game, payload JSON, and the
-/// notification that announces it to the other processes.
+/// One event to store: its recipient, `type`, game and payload JSON.
 #[derive(Debug, Clone, Copy)]
 pub struct NewEventRow<'a> {
     pub user_id: Uuid,
@@ -143,7 +134,8 @@ WITH new AS ( \
         WITH ORDINALITY AS t(user_id, kind, game_id, payload, message, n)), \
 counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
 bumped AS ( \
-    INSERT INTO event_counters (user_id, last_seq) SELECT user_id, k FROM counts \
+    INSERT INTO event_counters (user_id, last_seq) \
+    SELECT user_id, k FROM counts ORDER BY user_id \
     ON CONFLICT (user_id) DO UPDATE SET last_seq = event_counters.last_seq + EXCLUDED.last_seq \
     RETURNING user_id, last_seq), \
 numbered AS ( \
