@@ -30,13 +30,14 @@ pub fn names_for(conn: &mut DbConnection, records: &[&GameRecord]) -> Result<Nam
         .collect();
     ids.sort();
     ids.dedup();
-    let mut names = Names::new();
-    for (id, name) in store::usernames(conn, &ids)? {
-        if let Ok(id) = Uuid::parse_str(&id) {
-            names.insert(id, name);
-        }
-    }
-    Ok(names)
+    Ok(names_of(store::usernames(conn, &ids)?))
+}
+
+fn names_of(pairs: Vec<(String, String)>) -> Names {
+    pairs
+        .into_iter()
+        .filter_map(|(id, name)| Some((Uuid::parse_str(&id).ok()?, name)))
+        .collect()
 }
 
 /// Game `id` and the usernames it mentions, in one statement.
@@ -45,11 +46,5 @@ pub fn load_with_names(
     id: Uuid,
 ) -> Result<(GameRecord, Names), GameError> {
     let (row, users) = store::find_with_names(conn, &id.to_string())?.ok_or(GameError::NotFound)?;
-    let mut names = Names::new();
-    for (id, name) in users {
-        if let Ok(id) = Uuid::parse_str(&id) {
-            names.insert(id, name);
-        }
-    }
-    Ok((GameRecord::from_row(&row)?, names))
+    Ok((GameRecord::from_row(&row)?, names_of(users)))
 }
