@@ -5,6 +5,7 @@
 # Skips, saying so, when python3 or the generator cannot be had.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+. .ci/lib/server.sh
 
 GENERATOR_VERSION=0.29.0
 work="$(mktemp -d)"
@@ -25,14 +26,6 @@ if grep -qi "warning" "$work/generate.log"; then
     echo "error: openapi-python-client warns about openapi.yaml" >&2; exit 1
 fi
 
-cargo build -q -p api --locked
-port=$(( 20000 + RANDOM % 20000 ))
-JWT_SECRET="ci-python-client-secret-0123456789abcdef" BIND_ADDRESS="127.0.0.1:${port}" \
-    DATABASE_URL="sqlite://$work/ci.db" LOG_LEVEL=warn \
-    "${CARGO_TARGET_DIR:-target}/debug/api" serve &
-server=$!
-for _ in $(seq 1 50); do
-    curl -fs "http://127.0.0.1:${port}/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-"$work/venv/bin/python" .ci/clients/play.py "http://127.0.0.1:${port}" "$work"
+secret="ci-python-client-secret-0123456789abcdef"
+start_server
+"$work/venv/bin/python" .ci/clients/play.py "$base" "$work"

@@ -5,6 +5,7 @@
 # node/npm or the packages cannot be had.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+. .ci/lib/server.sh
 
 work="$(mktemp -d)"
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -23,14 +24,6 @@ cp .ci/clients/play.ts "$work/"
     && npx tsc --strict --noEmitOnError --module nodenext --moduleResolution nodenext \
         --target es2022 --outDir out play.ts)
 
-cargo build -q -p api --locked
-port=$(( 20000 + RANDOM % 20000 ))
-JWT_SECRET="ci-typescript-client-secret-0123456789abcdef" BIND_ADDRESS="127.0.0.1:${port}" \
-    DATABASE_URL="sqlite://$work/ci.db" LOG_LEVEL=warn \
-    "${CARGO_TARGET_DIR:-target}/debug/api" serve &
-server=$!
-for _ in $(seq 1 50); do
-    curl -fs "http://127.0.0.1:${port}/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-node "$work/out/play.js" "http://127.0.0.1:${port}"
+secret="ci-typescript-client-secret-0123456789abcdef"
+start_server
+node "$work/out/play.js" "$base"
