@@ -10,7 +10,7 @@ use super::notices::Notice;
 use super::record::Phase;
 use super::step::{act, view_answer, Decision};
 use super::written::{Answered, Idempotency};
-use super::{Caller, Context};
+use super::{Caller, Context, GameRecord};
 
 pub async fn decline(
     ctx: &Context,
@@ -18,36 +18,42 @@ pub async fn decline(
     game_id: Uuid,
     idempotency: Option<Idempotency>,
 ) -> Result<Answered<GameView>, GameError> {
-    let me = caller.id;
-    let my_name = caller.name.clone();
-    let decide = move |record: &mut super::GameRecord, _now| {
-        if record.challenged != Some(me) {
-            return Err(GameError::forbidden(
-                "only the challenged user may decline a challenge",
-            ));
-        }
-        // The challenged user who already accepted is refused for the
-        // phase (they may abort during setup), not as a stranger.
-        if record.color_of(me).is_some() {
-            return Err(GameError::wrong_phase(
-                "the challenge was already accepted: abort the game instead",
-            ));
-        }
-        if !matches!(record.phase, Phase::Waiting) {
-            return Err(GameError::wrong_phase(format!(
-                "the challenge can no longer be declined: the game is {}",
-                record.status().as_str()
-            )));
-        }
-        record.phase = Phase::Aborted;
-        record.deadline = None;
-        Ok(Decision::plain(vec![Notice::new(
-            record.creator,
-            EventPayload::ChallengeDeclined {
-                game_id: record.id,
-                by: my_name.clone(),
-            },
-        )]))
-    };
+    let (me, my_name) = (caller.id, caller.name.clone());
+    let decide = move |record: &mut GameRecord, _now| decide(record, me, &my_name);
     act(ctx, me, game_id, idempotency, None, decide, view_answer).await
+}
+
+/// `me` (named `my_name`) declines the challenge `record` is (in memory).
+pub(super) fn decide(
+    record: &mut GameRecord,
+    me: Uuid,
+    my_name: &str,
+) -> Result<Decision, GameError> {
+    if record.challenged != Some(me) {
+        return Err(GameError::forbidden(
+            "only the challenged user may decline a challenge",
+        ));
+    }
+    // The challenged user who already accepted is refused for the
+    // phase (they may abort during setup), not as a stranger.
+    if record.color_of(me).is_some() {
+        return Err(GameError::wrong_phase(
+            "the challenge was already accepted: abort the game instead",
+        ));
+    }
+    if !matches!(record.phase, Phase::Waiting) {
+        return Err(GameError::wrong_phase(format!(
+            "the challenge can no longer be declined: the game is {}",
+            record.status().as_str()
+        )));
+    }
+    record.phase = Phase::Aborted;
+    record.deadline = None;
+    Ok(Decision::plain(vec![Notice::new(
+        record.creator,
+        EventPayload::ChallengeDeclined {
+            game_id: record.id,
+            by: my_name.to_owned(),
+        },
+    )]))
 }

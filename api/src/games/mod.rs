@@ -21,6 +21,7 @@ mod fetch;
 pub mod history;
 mod in_play;
 pub mod join;
+pub mod leave;
 pub mod list;
 pub mod notices;
 pub mod play;
