@@ -489,6 +489,23 @@ impl From<crate::games::GameError> for ApiError {
     }
 }
 
+impl From<crate::accounts::AccountError> for ApiError {
+    fn from(error: crate::accounts::AccountError) -> Self {
+        use crate::accounts::AccountError as E;
+        let detail = error.to_string();
+        match error {
+            E::Invalid(problems) => Self::validation(detail).with_extension("errors", problems),
+            E::UsernameTaken => Self::new(ProblemKind::UsernameTaken, detail),
+            E::BadCredentials | E::Refresh(_) => Self::unauthorized(detail),
+            E::WrongPassword => Self::forbidden(detail),
+            E::RateLimited(seconds) => Self::rate_limited(seconds),
+            E::AccountGone => Self::invalid_token(detail),
+            E::Store(store) => store.into(),
+            E::Internal(cause) => Self::internal(cause),
+        }
+    }
+}
+
 /// A bearer token that is not acceptable: 401 with the RFC 6750 challenge.
 impl From<crate::auth::tokens::TokenError> for ApiError {
     fn from(error: crate::auth::tokens::TokenError) -> Self {

@@ -3,6 +3,7 @@
 //! The binary (`main.rs`) parses the configuration and calls
 //! [`startup::Application`]; the end-to-end tests do the same in-process.
 
+pub mod accounts;
 pub mod auth;
 pub mod clock;
 pub mod config;

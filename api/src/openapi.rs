@@ -41,7 +41,7 @@ keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger U
     components(
         schemas(ProblemDocument, crate::games::docs::SetupProblemDoc),
         responses(
-            BadRequest, Unauthorized, Forbidden, NotFound, UnprocessableEntity,
+            BadRequest, Unauthorized, Forbidden, WrongPassword, NotFound, UnprocessableEntity,
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken,
             ServiceUnavailable, InternalError,
             TooManyStreams, GameConflict, MoveRejected, SetupRejected, GameUnprocessable,
@@ -49,7 +49,8 @@ keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger U
         )
     ),
     tags(
-        (name = "accounts", description = "Registration, login and tokens"),
+        (name = "accounts", description = "Registration, login, tokens and sessions; \
+            changing the password, logging out everywhere, deleting the account"),
         (name = "games", description = "Games: create or join, place a secret setup, move, \
             resign or agree a draw. Every view is computed for its caller (player or spectator) \
             and never holds a rank the caller may not know."),
@@ -294,6 +295,13 @@ problem_response!(
     403,
     "Authenticated, but not allowed to do this",
     "only the players of this game may do that"
+);
+problem_response!(
+    WrongPassword,
+    ProblemKind::Forbidden,
+    403,
+    "The password given to confirm the change is wrong",
+    "the password is wrong"
 );
 problem_response!(
     NotFound,
@@ -589,10 +597,10 @@ fn problem_schemas(schemas: &mut Schemas) {
         "FieldError".into(),
         serde_json::json!({
             "type": "object",
-            "description": "One broken rule of a registration.",
+            "description": "One broken rule of a registration or a new password.",
             "required": ["field", "message"],
             "properties": {
-                "field": {"type": "string", "enum": ["username", "password"]},
+                "field": {"type": "string", "enum": ["username", "password", "new_password"]},
                 "message": {"type": "string", "description": "What the value must be"},
             },
         }),
@@ -987,11 +995,12 @@ mod examples {
         let mut example = json!({
             "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
             "version": 9, "you": "red",
-            "players": {"red": {"id": ANN, "username": "ann"}, "blue": {"id": BO, "username": "bo"}},
+            "players": {"red": {"id": ANN, "username": "ann", "deleted": false},
+                        "blue": {"id": BO, "username": "bo", "deleted": false}},
             "deadline": "2026-12-04T10:00:00Z",
             "setup_done": {"red": true, "blue": true},
-            "days_per_move": 3, "creator": {"id": ANN, "username": "ann"},
-            "opponent": {"id": BO, "username": "bo"},
+            "days_per_move": 3, "creator": {"id": ANN, "username": "ann", "deleted": false},
+            "opponent": {"id": BO, "username": "bo", "deleted": false},
             "created_at": "2026-12-01T09:00:00Z", "updated_at": "2026-12-01T10:00:00Z",
         });
         for member in [

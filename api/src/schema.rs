@@ -13,6 +13,7 @@ diesel::table! {
         username_key -> Text,
         password_hash -> Text,
         created_at -> Timestamp,
+        deleted_at -> Nullable<Timestamp>,
     }
 }
 

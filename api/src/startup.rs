@@ -21,6 +21,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::password;
+use crate::auth::sessions::EndedSessions;
 use crate::auth::tokens::TokenService;
 use crate::clock::Clock;
 use crate::config::{Config, CorsOrigins};
@@ -90,8 +91,16 @@ impl Application {
         let dummy_password_hash = password::dummy_hash_blocking()
             .await
             .map_err(|e| StartupError::Other(e.to_string().into()))?;
-        let tokens = TokenService::new(&config, clock.clone())
-            .map_err(|e| StartupError::Other(e.to_string().into()))?;
+        let tokens = Arc::new(
+            TokenService::new(&config, clock.clone())
+                .map_err(|e| StartupError::Other(e.to_string().into()))?,
+        );
+        // Sessions that ended within one access-token lifetime, before any
+        // request is served (docs/accounts.md).
+        let ended = Arc::new(EndedSessions::new(config.access_token_ttl, clock.clone()));
+        crate::accounts::sessions::load_ended(&pool, &ended)
+            .await
+            .map_err(|e| db_error(e.into()))?;
 
         let listener =
             TcpListener::bind(config.bind_address).map_err(|source| StartupError::Bind {
@@ -105,21 +114,40 @@ impl Application {
 
         let window = Duration::minutes(1);
         let notifier = Notifier::start(&config);
+        notifier.record_ended_sessions_in(ended.clone());
+        crate::accounts::sessions::spawn_reloader(pool.clone(), ended.clone(), notifier.clone());
         let games = crate::games::Context {
             pool: pool.clone(),
             clock: clock.clone(),
             notifier: notifier.clone(),
         };
-        let state = web::Data::new(AppState {
-            login_limiter: RateLimiter::new(config.login_attempts_per_minute, window),
-            register_limiter: RateLimiter::new(config.register_attempts_per_minute, window),
+        let accounts = crate::accounts::Context {
             pool: pool.clone(),
             clock: clock.clone(),
             tokens,
-            dummy_password_hash,
+            ended,
+            refresh_ttl: config.refresh_token_ttl,
+            login_limiter: Arc::new(RateLimiter::new(config.login_attempts_per_minute, window)),
+            register_limiter: Arc::new(RateLimiter::new(
+                config.register_attempts_per_minute,
+                window,
+            )),
+            dummy_password_hash: dummy_password_hash.into(),
+            games: games.clone(),
+        };
+        // A deletion interrupted by a stop left games running: end them.
+        match crate::accounts::delete::finish_interrupted(&games).await {
+            Ok(0) => {}
+            Ok(ended) => tracing::info!(games = ended, "ended the games of deleted accounts"),
+            Err(error) => tracing::warn!(%error, "cannot end the games of deleted accounts yet"),
+        }
+        let state = web::Data::new(AppState {
+            pool: pool.clone(),
+            clock: clock.clone(),
             notifier: notifier.clone(),
             config: config.clone(),
             games,
+            accounts,
         });
         // Background work, each with just what it needs; all of it ends
         // when the notifier shuts down.
@@ -525,7 +553,14 @@ mod tests {
             table.allowed("/api/v1/auth/login"),
             Some(vec![Method::POST])
         );
-        assert_eq!(table.allowed("/api/v1/me"), Some(vec![Method::GET]));
+        assert_eq!(
+            table.allowed("/api/v1/me"),
+            Some(vec![Method::GET, Method::DELETE])
+        );
+        assert_eq!(
+            table.allowed("/api/v1/me/password"),
+            Some(vec![Method::PUT])
+        );
         assert_eq!(table.allowed("/api/v1/nothing"), None);
     }
 

@@ -7,6 +7,10 @@ use std::fmt;
 pub const USERNAME_MIN: usize = 3;
 pub const USERNAME_MAX: usize = 32;
 
+/// The name a deleted account is shown with (docs/accounts.md). No one can
+/// register it: `[` and `]` are not allowed in usernames.
+pub const DELETED_USERNAME: &str = "[deleted]";
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Username(String);
 

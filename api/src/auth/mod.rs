@@ -1,5 +1,6 @@
-//! Accounts: password hashing and tokens. (The extractor that proves a
+//! Accounts: password hashing, tokens and ended sessions. (The extractor that proves a
 //! request's caller lives with the routes: `routes::AuthUser`.)
 
 pub mod password;
+pub mod sessions;
 pub mod tokens;

@@ -31,6 +31,9 @@ pub struct Claims {
     pub exp: i64,
     /// unique per token
     pub jti: String,
+    /// the session (login) the token belongs to; ending the session
+    /// refuses its tokens (docs/accounts.md)
+    pub sid: String,
 }
 
 /// The identity proven by a valid access token.
@@ -38,6 +41,7 @@ pub struct Claims {
 pub struct TokenIdentity {
     pub user_id: Uuid,
     pub username: String,
+    pub session: Uuid,
 }
 
 /// Why an access token was refused (for logs; clients get a generic text).
@@ -77,6 +81,8 @@ impl TokenService {
         validation.set_issuer(&[&config.jwt_issuer]);
         validation.set_audience(&[&config.jwt_audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        // (`sid` is required too: `Claims` has no default for it, so a
+        // token without one does not decode.)
         // Expiry is checked against the injected clock below, not the
         // system time inside the library.
         validation.validate_exp = false;
@@ -102,6 +108,7 @@ impl TokenService {
         &self,
         user_id: Uuid,
         username: &str,
+        session: Uuid,
     ) -> Result<String, jsonwebtoken::errors::Error> {
         let now = self.clock.now().timestamp();
         let claims = Claims {
@@ -112,6 +119,7 @@ impl TokenService {
             iat: now,
             exp: now + self.access_ttl.num_seconds(),
             jti: Uuid::new_v4().to_string(),
+            sid: session.to_string(),
         };
         jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &self.encoding)
     }
@@ -137,9 +145,11 @@ impl TokenService {
             return Err(TokenError::Invalid);
         }
         let user_id = Uuid::parse_str(&claims.sub).map_err(|_| TokenError::Invalid)?;
+        let session = Uuid::parse_str(&claims.sid).map_err(|_| TokenError::Invalid)?;
         Ok(TokenIdentity {
             user_id,
             username: claims.name,
+            session,
         })
     }
 }
@@ -182,14 +192,15 @@ mod tests {
     fn issued_tokens_verify_until_they_expire() {
         let clock = ManualClock::starting_now();
         let tokens = service(clock.clone());
-        let id = Uuid::new_v4();
-        let token = tokens.issue(id, "ann").unwrap();
+        let (id, session) = (Uuid::new_v4(), Uuid::new_v4());
+        let token = tokens.issue(id, "ann", session).unwrap();
         let who = tokens.verify(&token).unwrap();
         assert_eq!(
             who,
             TokenIdentity {
                 user_id: id,
-                username: "ann".into()
+                username: "ann".into(),
+                session,
             }
         );
         clock.advance(Duration::minutes(15) - Duration::seconds(1));
@@ -214,6 +225,7 @@ mod tests {
                 iat,
                 exp,
                 jti: Uuid::new_v4().to_string(),
+                sid: Uuid::new_v4().to_string(),
             };
             jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &tokens.encoding).unwrap()
         };
@@ -235,6 +247,23 @@ mod tests {
             tokens.verify(&sign(now - 10, now + 100 * ttl)),
             Err(TokenError::Invalid)
         );
+    }
+
+    /// Tokens of the first version carried no session id; they cannot be
+    /// ended, so they are refused (the client refreshes and gets one with).
+    #[test]
+    fn a_token_without_a_session_is_refused() {
+        let clock = ManualClock::starting_now();
+        let tokens = service(clock.clone());
+        let now = clock.now().timestamp();
+        let claims = serde_json::json!({
+            "sub": Uuid::new_v4().to_string(), "name": "ann",
+            "iss": tokens.issuer, "aud": tokens.audience,
+            "iat": now, "exp": now + 60, "jti": Uuid::new_v4().to_string(),
+        });
+        let token =
+            jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &tokens.encoding).unwrap();
+        assert_eq!(tokens.verify(&token), Err(TokenError::Invalid));
     }
 
     #[test]

@@ -101,6 +101,13 @@ pub fn record_all(
     })
 }
 
+/// Tells every other process, when the current transaction commits, that
+/// `session` ended (docs/accounts.md). This process records it itself.
+pub fn announce_session_ended(conn: &mut DbConnection, session: Uuid) -> Result<(), StoreError> {
+    let message = notifier::Message::SessionEnded(session).encode();
+    Ok(store::notify(conn, NOTIFY_CHANNEL, &message)?)
+}
+
 /// The channel and payload that announce `game_id` at `version` to the
 /// other processes (for a statement that sends it itself).
 pub fn game_notification(game_id: Uuid, version: i64) -> (&'static str, String) {

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -18,6 +18,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::streams::StreamLimiter;
+use crate::auth::sessions::EndedSessions;
 use crate::config::{Config, DatabaseUrl};
 
 /// What one process tells the others (and itself) through `NOTIFY`.
@@ -27,14 +28,17 @@ pub enum Message {
     User(Uuid),
     /// This game reached this version.
     Game(Uuid, i64),
+    /// This session (login) ended: refuse its access tokens.
+    SessionEnded(Uuid),
 }
 
 impl Message {
-    /// `u:<uuid>` or `g:<uuid>:<version>` (a NOTIFY payload).
+    /// `u:<uuid>`, `g:<uuid>:<version>` or `s:<uuid>` (a NOTIFY payload).
     pub fn encode(&self) -> String {
         match self {
             Self::User(user) => format!("u:{user}"),
             Self::Game(game, version) => format!("g:{game}:{version}"),
+            Self::SessionEnded(session) => format!("s:{session}"),
         }
     }
 
@@ -42,6 +46,7 @@ impl Message {
         let mut parts = text.split(':');
         let message = match (parts.next()?, parts.next()?, parts.next()) {
             ("u", id, None) => Self::User(id.parse().ok()?),
+            ("s", id, None) => Self::SessionEnded(id.parse().ok()?),
             ("g", id, Some(version)) => Self::Game(id.parse().ok()?, version.parse().ok()?),
             _ => return None,
         };
@@ -82,6 +87,8 @@ pub(crate) struct Inner {
     shutdown: watch::Sender<bool>,
     /// Set by [`Notifier::close`]: background threads and tasks end.
     closed: AtomicBool,
+    /// Where ended sessions are recorded (set once at start).
+    sessions: OnceLock<Arc<EndedSessions>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -105,6 +112,11 @@ impl Inner {
                         }
                         newer
                     });
+                }
+            }
+            Message::SessionEnded(session) => {
+                if let Some(sessions) = self.sessions.get() {
+                    sessions.end_now(session);
                 }
             }
         }
@@ -142,6 +154,7 @@ impl Notifier {
                 epoch: watch::Sender::new(0),
                 shutdown: watch::Sender::new(false),
                 closed: AtomicBool::new(false),
+                sessions: OnceLock::new(),
             }),
             streams: Arc::new(StreamLimiter::new(max_streams_per_user)),
         }
@@ -177,6 +190,18 @@ impl Notifier {
     ) -> impl Future<Output = Wake> + Send + 'static {
         let mut subscription = self.subscribe_game(game_id);
         async move { subscription.wait_past(after_version, timeout).await }
+    }
+
+    /// Records the sessions other processes announce as ended in
+    /// `sessions` (call once, at start).
+    pub fn record_ended_sessions_in(&self, sessions: Arc<EndedSessions>) {
+        let _ = self.inner.sessions.set(sessions);
+    }
+
+    /// Changes whenever every waiter is woken because notifications may
+    /// have been missed (the `LISTEN` connection was re-established).
+    pub fn reconnects(&self) -> watch::Receiver<u64> {
+        self.inner.epoch.subscribe()
     }
 
     /// Starts listening for `game_id`'s changes (see [`GameSubscription`]).
@@ -369,13 +394,18 @@ mod tests {
     #[test]
     fn messages_round_trip() {
         let id = Uuid::new_v4();
-        for message in [Message::User(id), Message::Game(id, 42)] {
+        for message in [
+            Message::User(id),
+            Message::Game(id, 42),
+            Message::SessionEnded(id),
+        ] {
             assert_eq!(Message::decode(&message.encode()), Some(message));
         }
         assert_eq!(Message::decode("x:1"), None);
         assert_eq!(Message::decode(&format!("g:{id}")), None);
         assert_eq!(Message::decode(&format!("u:{id}:3")), None);
         assert_eq!(Message::decode(&format!("g:{id}:3:4")), None);
+        assert_eq!(Message::decode(&format!("s:{id}:1")), None);
     }
 
     #[tokio::test]

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use domain::{
     ByColor, Captured, Color, GameResult, Move, MoveView, PieceView, Rules, Variant, Viewer,
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -23,10 +23,13 @@ use crate::storage::games::Status;
 pub use super::fetch::Names;
 
 /// A user taking part in a game.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PlayerRef {
     pub id: Uuid,
+    /// `[deleted]` once the account was deleted
     pub username: String,
+    /// Whether the account was deleted (docs/accounts.md)
+    pub deleted: bool,
 }
 
 /// Who sits on each side (`null`: the seat is still open).
@@ -169,9 +172,11 @@ pub struct MoveHistory {
 }
 
 fn player_ref(names: &Names, id: Uuid) -> PlayerRef {
+    let username = names.get(&id).cloned().unwrap_or_default();
     PlayerRef {
         id,
-        username: names.get(&id).cloned().unwrap_or_default(),
+        deleted: username == crate::username::DELETED_USERNAME,
+        username,
     }
 }
 

@@ -16,6 +16,8 @@ use crate::state::AppState;
 pub struct AuthUser {
     pub id: Uuid,
     pub username: String,
+    /// The session (login) the token belongs to.
+    pub session: Uuid,
 }
 
 impl FromRequest for AuthUser {
@@ -45,9 +47,16 @@ fn authenticate(req: &HttpRequest) -> Result<AuthUser, ApiError> {
         .ok_or_else(|| {
             ApiError::invalid_token("the Authorization header must be `Bearer <token>`")
         })?;
-    let identity = state.tokens.verify(token)?;
+    let identity = state.accounts.tokens.verify(token)?;
+    // In memory: no round trip (docs/accounts.md).
+    if state.accounts.ended.has_ended(identity.session) {
+        return Err(ApiError::invalid_token(
+            "this session has ended (logged out); log in again",
+        ));
+    }
     Ok(AuthUser {
         id: identity.user_id,
         username: identity.username,
+        session: identity.session,
     })
 }

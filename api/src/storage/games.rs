@@ -54,6 +54,13 @@ impl Status {
         Status::ALL.into_iter().find(|s| s.as_str() == text)
     }
 
+    /// The statuses of a game not yet over.
+    const NOT_OVER: [&'static str; 3] = [
+        Status::Waiting.as_str(),
+        Status::Setup.as_str(),
+        Status::Playing.as_str(),
+    ];
+
     /// The statuses with a running clock (a deadline that can pass).
     const CLOCKED: [&'static str; 2] = [Status::Setup.as_str(), Status::Playing.as_str()];
 }
@@ -259,6 +266,46 @@ pub fn overdue(
         .order((games::deadline.asc(), games::id.asc()))
         .limit(limit)
         .select(games::id)
+        .load(conn)
+}
+
+/// Ids of the games not yet over that involve `user_id` (as creator,
+/// player or challenged user), oldest first.
+pub fn not_over_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<Vec<String>> {
+    games::table
+        .filter(games::status.eq_any(Status::NOT_OVER))
+        .filter(
+            games::creator_id
+                .eq(user_id)
+                .or(games::red_user_id.eq(user_id))
+                .or(games::blue_user_id.eq(user_id))
+                .or(games::challenged_user_id.eq(user_id)),
+        )
+        .order((games::created_at.asc(), games::id.asc()))
+        .select(games::id)
+        .load(conn)
+}
+
+/// Up to `limit` `(game id, user id)` pairs of games not yet over and a
+/// deleted account they involve (left by a deletion that was interrupted),
+/// oldest first.
+pub fn not_over_with_deleted_user(
+    conn: &mut DbConnection,
+    limit: i64,
+) -> QueryResult<Vec<(String, String)>> {
+    games::table
+        .inner_join(
+            users::table.on(games::creator_id
+                .eq(users::id)
+                .or(games::red_user_id.eq(users::id.nullable()))
+                .or(games::blue_user_id.eq(users::id.nullable()))
+                .or(games::challenged_user_id.eq(users::id.nullable()))),
+        )
+        .filter(users::deleted_at.is_not_null())
+        .filter(games::status.eq_any(Status::NOT_OVER))
+        .order((games::created_at.asc(), games::id.asc()))
+        .limit(limit)
+        .select((games::id, users::id))
         .load(conn)
 }
 

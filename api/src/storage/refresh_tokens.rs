@@ -46,7 +46,8 @@ pub fn mark_used(conn: &mut DbConnection, id: &str, now: NaiveDateTime) -> Query
     Ok(updated == 1)
 }
 
-/// Revokes every token of a login (its family) not yet revoked.
+/// Revokes every token of a login (its family) not yet revoked; returns
+/// how many were live.
 pub fn revoke_family(
     conn: &mut DbConnection,
     family_id: &str,
@@ -59,4 +60,41 @@ pub fn revoke_family(
     )
     .set(refresh_tokens::revoked_at.eq(now))
     .execute(conn)
+}
+
+/// Revokes every token of `user_id` not yet revoked; returns the families
+/// (sessions) that had one, each once. Run it inside a transaction.
+pub fn revoke_all_of_user(
+    conn: &mut DbConnection,
+    user_id: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Vec<String>> {
+    let live = refresh_tokens::table
+        .filter(refresh_tokens::user_id.eq(user_id))
+        .filter(refresh_tokens::revoked_at.is_null());
+    let families: Vec<String> = live
+        .select(refresh_tokens::family_id)
+        .distinct()
+        .order(refresh_tokens::family_id)
+        .load(conn)?;
+    diesel::update(live)
+        .set(refresh_tokens::revoked_at.eq(now))
+        .execute(conn)?;
+    Ok(families)
+}
+
+/// `(family, revoked_at)` of the sessions revoked after `since`.
+pub fn revoked_since(
+    conn: &mut DbConnection,
+    since: NaiveDateTime,
+) -> QueryResult<Vec<(String, NaiveDateTime)>> {
+    let rows: Vec<(String, Option<NaiveDateTime>)> = refresh_tokens::table
+        .filter(refresh_tokens::revoked_at.gt(since))
+        .select((refresh_tokens::family_id, refresh_tokens::revoked_at))
+        .distinct()
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(family, at)| Some((family, at?)))
+        .collect())
 }

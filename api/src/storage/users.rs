@@ -13,6 +13,8 @@ pub struct UserRow {
     pub username_key: String,
     pub password_hash: String,
     pub created_at: NaiveDateTime,
+    /// When the account was deleted (its name and password are erased).
+    pub deleted_at: Option<NaiveDateTime>,
 }
 
 /// The key that makes usernames unique regardless of case.
@@ -29,9 +31,11 @@ pub fn insert(conn: &mut DbConnection, user: &UserRow) -> QueryResult<bool> {
     }
 }
 
+/// The live account with this name (a deleted account has none).
 pub fn find_by_username(conn: &mut DbConnection, username: &str) -> QueryResult<Option<UserRow>> {
     users::table
         .filter(users::username_key.eq(username_key(username)))
+        .filter(users::deleted_at.is_null())
         .select(UserRow::as_select())
         .first(conn)
         .optional()
@@ -43,4 +47,48 @@ pub fn find_by_id(conn: &mut DbConnection, id: &str) -> QueryResult<Option<UserR
         .select(UserRow::as_select())
         .first(conn)
         .optional()
+}
+
+/// Replaces the password hash of a live account; `false` if there is none.
+pub fn set_password_hash(conn: &mut DbConnection, id: &str, hash: &str) -> QueryResult<bool> {
+    let updated = diesel::update(
+        users::table
+            .filter(users::id.eq(id))
+            .filter(users::deleted_at.is_null()),
+    )
+    .set(users::password_hash.eq(hash))
+    .execute(conn)?;
+    Ok(updated == 1)
+}
+
+/// Marks a live account deleted, replacing its name, name key and password
+/// hash with the given tombstone values; `false` if it was not live.
+pub fn mark_deleted(
+    conn: &mut DbConnection,
+    id: &str,
+    tombstone: &UserTombstone<'_>,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    let updated = diesel::update(
+        users::table
+            .filter(users::id.eq(id))
+            .filter(users::deleted_at.is_null()),
+    )
+    .set((
+        users::username.eq(tombstone.username),
+        users::username_key.eq(&tombstone.username_key),
+        users::password_hash.eq(tombstone.password_hash),
+        users::deleted_at.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(updated == 1)
+}
+
+/// What a deleted account's row keeps in place of its name and password.
+pub struct UserTombstone<'a> {
+    pub username: &'a str,
+    /// Unique per account, and never the key of a name one can register.
+    pub username_key: String,
+    /// Matches no password.
+    pub password_hash: &'a str,
 }

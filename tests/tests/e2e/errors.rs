@@ -20,8 +20,8 @@ backend_tests! {
         let response = app.get("/api/v1/auth/login", None).await;
         assert_eq!(response.headers()["allow"], "POST");
         assert_problem(response, 405, "method_not_allowed").await;
-        let response = app.client.delete(app.url("/api/v1/me")).send().await.unwrap();
-        assert_eq!(response.headers()["allow"], "GET");
+        let response = app.client.put(app.url("/api/v1/me")).send().await.unwrap();
+        assert_eq!(response.headers()["allow"], "GET, DELETE");
         assert_problem(response, 405, "method_not_allowed").await;
         let response = app.post_json("/healthz", None, &json!({})).await;
         assert_problem(response, 405, "method_not_allowed").await;

@@ -26,6 +26,7 @@ mod more_squares;
 mod openapi;
 mod operations;
 mod reminders;
+mod sessions;
 mod statements;
 mod support;
 mod variants;

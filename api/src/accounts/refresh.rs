@@ -1,0 +1,94 @@
+//! `refresh` (a new pair for a refresh token, which is spent) and `logout`
+//! (the refresh token's session ends).
+
+use uuid::Uuid;
+
+use super::answers::{TokenPair, UserView};
+use super::sessions::{end_session, record_ended, record_refresh, token_pair, NewRefresh};
+use super::{AccountError, Context, RefreshRefusal, REFRESH_TOKEN_MAX};
+use crate::auth::tokens;
+use crate::db;
+use crate::storage::refresh_tokens;
+use crate::storage::users::{self, UserRow};
+use crate::storage::{from_db_time, to_db_time};
+
+enum Outcome {
+    Rotated {
+        user: UserRow,
+        refresh: NewRefresh,
+    },
+    Refused(RefreshRefusal),
+    /// Presented again: the session ended (to record once committed).
+    Reused(Option<Uuid>),
+}
+
+/// Exchanges a refresh token for a new pair. The presented token stops
+/// working; presenting a spent token again ends its whole session, so a
+/// stolen token is useless once either party has used it.
+pub async fn refresh(ctx: &Context, presented: &str) -> Result<TokenPair, AccountError> {
+    if presented.is_empty() || presented.len() > REFRESH_TOKEN_MAX {
+        return Err(AccountError::Refresh(RefreshRefusal::Unknown));
+    }
+    let hash = tokens::hash_refresh_token(presented);
+    let for_db = ctx.clone();
+    let outcome = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
+        db::write_transaction(conn, |conn| {
+            let now = for_db.clock.now();
+            let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
+                return Ok(Outcome::Refused(RefreshRefusal::Unknown));
+            };
+            if row.revoked_at.is_some() {
+                return Ok(Outcome::Refused(RefreshRefusal::Revoked));
+            }
+            let reused = row.used_at.is_some();
+            if !reused && from_db_time(row.expires_at) <= now {
+                return Ok(Outcome::Refused(RefreshRefusal::Expired));
+            }
+            // `mark_used` failing means a concurrent request spent it first.
+            if reused || !refresh_tokens::mark_used(conn, &row.id, to_db_time(now))? {
+                return Ok(Outcome::Reused(end_session(conn, &row.family_id, now)?));
+            }
+            let Some(user) = users::find_by_id(conn, &row.user_id)? else {
+                return Ok(Outcome::Refused(RefreshRefusal::Unknown));
+            };
+            let session = Uuid::parse_str(&row.family_id).map_err(AccountError::internal)?;
+            let refresh = record_refresh(conn, &for_db, &user.id, Some(session))?;
+            Ok(Outcome::Rotated { user, refresh })
+        })
+    })
+    .await?;
+
+    match outcome {
+        Outcome::Rotated { user, refresh } => {
+            let view = UserView::from_row(&user)?;
+            token_pair(ctx, view.id, &view.username, refresh)
+        }
+        Outcome::Refused(refusal) => Err(AccountError::Refresh(refusal)),
+        Outcome::Reused(ended) => {
+            record_ended(ctx, ended.as_slice());
+            tracing::warn!("refresh token reused; its session was ended");
+            Err(AccountError::Refresh(RefreshRefusal::Reused))
+        }
+    }
+}
+
+/// Ends the session of a refresh token: its refresh tokens and its access
+/// tokens stop working. Says nothing about whether the token was live.
+pub async fn logout(ctx: &Context, presented: &str) -> Result<(), AccountError> {
+    if presented.is_empty() || presented.len() > REFRESH_TOKEN_MAX {
+        return Ok(());
+    }
+    let hash = tokens::hash_refresh_token(presented);
+    let now = ctx.clock.now();
+    let ended = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
+        db::write_transaction(conn, |conn| {
+            match refresh_tokens::find_by_hash(conn, &hash)? {
+                Some(row) => end_session(conn, &row.family_id, now),
+                None => Ok(None),
+            }
+        })
+    })
+    .await?;
+    record_ended(ctx, ended.as_slice());
+    Ok(())
+}
