@@ -25,6 +25,7 @@ mod load;
 mod more_squares;
 mod openapi;
 mod operations;
+mod races;
 mod reminders;
 mod sessions;
 mod statements;
