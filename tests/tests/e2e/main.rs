@@ -8,6 +8,7 @@
 #[macro_use]
 mod harness;
 
+mod audit;
 mod auth;
 mod contract;
 mod edges;

@@ -1,0 +1,253 @@
+//! The information audit: random games over every variant and many rule
+//! options, played through the API. At every ply each player and a
+//! spectator read the game; every view is checked against the full truth
+//! (a rank is shown only when it is the viewer's own, revealed, or the game
+//! is over), every ETag is shown to depend on nothing but the game, its
+//! version and the viewer, every refusal is checked for ranks, and at the
+//! end every history and every event is checked against what its reader
+//! could know at that ply.
+
+use domain::rng::SplitMix64;
+use domain::{Color, MoveRecord, Piece, Rules, Variant, Viewer};
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::harness::{TestApp, TestUser};
+use crate::support::*;
+
+/// Plies played at most per game (enough for many battles and reveals).
+const MAX_PLIES: u32 = 60;
+
+fn rule_options() -> Vec<(&'static str, Rules)> {
+    vec![
+        ("default", Rules::default()),
+        (
+            "silent defense",
+            Rules {
+                silent_defense: true,
+                ..Rules::default()
+            },
+        ),
+        (
+            "aggressor advantage, no scout strike",
+            Rules {
+                aggressor_advantage: true,
+                scout_strike_after_move: false,
+                ..Rules::default()
+            },
+        ),
+        (
+            "rescue",
+            Rules {
+                rescue: true,
+                ..Rules::default()
+            },
+        ),
+        ("tournament", Rules::tournament()),
+        (
+            "ply caps",
+            Rules {
+                two_square_limit: 2,
+                max_plies_without_battle: Some(25),
+                max_plies: Some(50),
+                ..Rules::default()
+            },
+        ),
+    ]
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    games: usize,
+    plies: usize,
+    views: usize,
+    refusals: usize,
+    history_moves: usize,
+    events: usize,
+}
+
+/// Every piece name, to look for in texts that must not carry one.
+fn piece_names() -> Vec<&'static str> {
+    Piece::ALL.iter().map(|p| p.name()).collect()
+}
+
+/// A refusal must not name a rank: its text is about squares and rules.
+fn scan_refusal(text: &str) {
+    let body: Value = serde_json::from_str(text).unwrap();
+    let detail = body["detail"].as_str().unwrap_or_default().to_lowercase();
+    for name in piece_names() {
+        assert!(!detail.contains(name), "a refusal names a rank: {text}");
+    }
+}
+
+/// What each of the three readers sees now.
+async fn look(app: &TestApp, game: &Match, spectator: &TestUser, counts: &mut Counts) {
+    for (user, viewer) in [
+        (&game.red, Viewer::Player(Color::Red)),
+        (&game.blue, Viewer::Player(Color::Blue)),
+        (spectator, Viewer::Spectator),
+    ] {
+        let response = app.get(&game.path(""), Some(&user.access_token)).await;
+        assert_eq!(response.status(), 200);
+        let tag = response.headers()["etag"].to_str().unwrap().to_owned();
+        let view: Value = response.json().await.unwrap();
+        let game_id = Uuid::parse_str(&game.id).unwrap();
+        let reader = Uuid::parse_str(&user.id).unwrap();
+        let version = view["version"].as_i64().unwrap();
+        assert_eq!(
+            tag,
+            api::games::answers::etag(game_id, version, Some(reader)),
+            "the ETag depends on something else"
+        );
+        scan_board(&view, &game.local, viewer);
+        counts.views += 1;
+    }
+    // The player not on turn tries to move; the refusal says nothing.
+    if !game.local.is_finished() {
+        let waiting = game.user(game.local.turn().opponent());
+        let response = app
+            .post_json(
+                &game.path("/moves"),
+                Some(&waiting.access_token),
+                &json!({"from": "a4", "to": "a5"}),
+            )
+            .await;
+        assert!(response.status().is_client_error());
+        scan_refusal(&response.text().await.unwrap());
+        counts.refusals += 1;
+    }
+}
+
+/// Every rank shown is the viewer's own, revealed, or the game is over;
+/// every square the viewer may not know shows no rank.
+fn scan_board(view: &Value, truth: &domain::Game, viewer: Viewer) {
+    let finished = truth.is_finished();
+    for shown in view["board"].as_array().unwrap() {
+        let square = shown["square"].as_str().unwrap().parse().unwrap();
+        let real = truth.full_truth().piece_on(square).unwrap();
+        let may_know = finished || real.revealed || viewer == Viewer::Player(real.color);
+        assert_eq!(
+            shown["piece"].is_string(),
+            may_know,
+            "{viewer:?} at {square}: {shown}"
+        );
+        if may_know {
+            assert_eq!(shown["piece"], json!(real.piece));
+        }
+    }
+    assert_view_matches(view, truth, viewer);
+}
+
+/// One move as `reader` received it, against the record of the ply: the
+/// moving piece's rank only if the reader owns it or it became public in
+/// that ply or before; the defender's likewise; or everything once the game
+/// was over (`finished`).
+fn scan_move(shown: &Value, record: &MoveRecord, reader: Viewer, finished: bool) {
+    let owns = |color: Color| reader == Viewer::Player(color);
+    let mover_known = finished || owns(record.color) || record.piece_revealed;
+    assert_eq!(
+        shown["piece"].is_string(),
+        mover_known,
+        "{reader:?}: {shown}"
+    );
+    if let Some(battle) = record.battle {
+        let defender_known = finished || owns(record.color.opponent()) || battle.defender_revealed;
+        let defender = &shown["battle"]["defender"];
+        assert_eq!(defender.is_string(), defender_known, "{reader:?}: {shown}");
+    } else {
+        assert!(shown["battle"].is_null(), "{shown}");
+    }
+}
+
+/// Every event in `user`'s feed, page after page.
+async fn whole_feed(app: &TestApp, user: &TestUser) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = poll(app, user, after, 0).await;
+        let batch = page["events"].as_array().unwrap();
+        let Some(last) = batch.last() else {
+            return events;
+        };
+        after = last["id"].as_i64().unwrap();
+        events.extend(batch.iter().cloned());
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn audit_game(
+    app: &TestApp,
+    red: &TestUser,
+    blue: &TestUser,
+    spectator: &TestUser,
+    variant: Variant,
+    rules: Rules,
+    seed: u64,
+    counts: &mut Counts,
+) {
+    let mut game = random_match(app, red.clone(), blue.clone(), variant, rules, seed).await;
+    let mut records: Vec<MoveRecord> = Vec::new();
+    let mut rng = SplitMix64::new(seed);
+    look(app, &game, spectator, counts).await;
+    while !game.local.is_finished() && records.len() < MAX_PLIES as usize {
+        let legal = game.local.legal_moves();
+        let m = legal[rng.below(legal.len())];
+        play(app, &mut game, m, None).await;
+        records.push(*game.local.full_truth().last_move().unwrap());
+        look(app, &game, spectator, counts).await;
+    }
+    counts.games += 1;
+    counts.plies += records.len();
+
+    // The histories, read now (after the end every rank is public).
+    let finished = game.local.is_finished();
+    for (user, viewer) in [
+        (&game.red, Viewer::Player(Color::Red)),
+        (&game.blue, Viewer::Player(Color::Blue)),
+        (spectator, Viewer::Spectator),
+    ] {
+        let history = get_json(app, &game.path("/moves"), user).await;
+        let moves = history["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), records.len());
+        for (shown, record) in moves.iter().zip(&records) {
+            scan_move(shown, record, viewer, finished);
+            counts.history_moves += 1;
+        }
+    }
+    // Each player's events about this game: a move in `your_turn` as it
+    // stood when sent (before the end, so no rank became public by it).
+    for (user, color) in [(&game.red, Color::Red), (&game.blue, Color::Blue)] {
+        for event in whole_feed(app, user).await {
+            if event["game_id"] != json!(game.id) {
+                continue;
+            }
+            counts.events += 1;
+            if event["type"] == "your_turn" && !event["opponent_move"].is_null() {
+                let shown = &event["opponent_move"];
+                let ply = shown["ply"].as_u64().unwrap() as usize;
+                scan_move(shown, &records[ply - 1], Viewer::Player(color), false);
+            }
+            if event["type"] == "game_finished" {
+                assert!(finished);
+            }
+        }
+    }
+}
+
+backend_tests! {
+    async fn no_reader_learns_a_rank_it_may_not_know(app) {
+        let (red, blue) = two_users(&app, "audit").await;
+        let spectator = app.register_user("audit_watch").await;
+        let mut counts = Counts::default();
+        let mut seed = 7_000;
+        for variant in Variant::ALL {
+            for (_, rules) in rule_options() {
+                seed += 1;
+                audit_game(&app, &red, &blue, &spectator, variant, rules, seed, &mut counts).await;
+            }
+        }
+        eprintln!("audit: {counts:?}");
+        assert_eq!(counts.games, Variant::ALL.len() * rule_options().len());
+        assert!(counts.plies > 500 && counts.events > 300, "{counts:?}");
+    }
+}
