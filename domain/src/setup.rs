@@ -218,6 +218,29 @@ impl Setup {
         &self.pieces
     }
 
+    /// The same arrangement for the other color, as its player sees it from
+    /// their own side: every piece on the square opposite through the
+    /// board's centre. Still valid: zones and lakes map onto each other.
+    pub fn turned(&self) -> Setup {
+        let mut pieces: Vec<(Square, Piece)> =
+            self.pieces.iter().map(|(s, p)| (s.turned(), *p)).collect();
+        pieces.sort_by_key(|(s, _)| *s);
+        Setup {
+            variant: self.variant,
+            color: self.color.opponent(),
+            pieces,
+        }
+    }
+
+    /// This setup as one for `color` (turned if it is for the other one).
+    pub fn for_color(&self, color: Color) -> Setup {
+        if self.color == color {
+            self.clone()
+        } else {
+            self.turned()
+        }
+    }
+
     /// Back to an unvalidated placement (square and piece names).
     pub fn to_placement(&self) -> Placement {
         Placement::from_pairs(
@@ -300,6 +323,29 @@ impl TryFrom<SetupRepr> for Setup {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+
+    #[test]
+    fn a_turned_setup_is_valid_for_the_other_color_and_turns_back() {
+        for variant in Variant::ALL {
+            for seed in 0..20 {
+                let red = Setup::random(variant, Color::Red, seed);
+                let blue = red.turned();
+                assert_eq!(blue.color(), Color::Blue);
+                let again = blue.to_placement().validate(variant, Color::Blue);
+                assert_eq!(again.as_ref(), Ok(&blue), "{variant:?} {seed}");
+                assert_eq!(blue.turned(), red);
+                assert_eq!(red.for_color(Color::Red), red);
+                // The flag stands where it stood, seen from the own side.
+                let flag = |s: &Setup| {
+                    s.pieces()
+                        .iter()
+                        .find(|(_, p)| *p == Piece::Flag)
+                        .map(|(q, _)| *q)
+                };
+                assert_eq!(flag(&blue).map(Square::turned), flag(&red));
+            }
+        }
+    }
 
     #[test]
     fn random_setups_are_valid_and_deterministic() {

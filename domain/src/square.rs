@@ -52,6 +52,14 @@ impl Square {
         }
     }
 
+    /// The square opposite through the board's centre (`a1` <-> `j10`,
+    /// `e4` <-> `f7`): where a piece stands in the same arrangement seen
+    /// from the other side. Lakes go to lakes, one side's setup zone to
+    /// the other's.
+    pub const fn turned(self) -> Square {
+        Square(99 - self.0)
+    }
+
     /// Index 0..100 (`a1` = 0, `j10` = 99).
     pub const fn index(self) -> usize {
         self.0 as usize
