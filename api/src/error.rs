@@ -45,12 +45,13 @@ pub enum ProblemKind {
     RateLimited,
     TooManyStreams,
     UsernameTaken,
+    SetupNameTaken,
     ServiceUnavailable,
     InternalError,
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 20] = [
+    pub const ALL: [ProblemKind; 21] = [
         Self::ValidationFailed,
         Self::Unauthorized,
         Self::Forbidden,
@@ -69,6 +70,7 @@ impl ProblemKind {
         Self::RateLimited,
         Self::TooManyStreams,
         Self::UsernameTaken,
+        Self::SetupNameTaken,
         Self::ServiceUnavailable,
         Self::InternalError,
     ];
@@ -94,6 +96,7 @@ impl ProblemKind {
             Self::RateLimited => "rate_limited",
             Self::TooManyStreams => "too_many_streams",
             Self::UsernameTaken => "username_taken",
+            Self::SetupNameTaken => "setup_name_taken",
             Self::ServiceUnavailable => "service_unavailable",
             Self::InternalError => "internal_error",
         }
@@ -120,6 +123,7 @@ impl ProblemKind {
             Self::RateLimited => "Too many requests",
             Self::TooManyStreams => "Too many open streams",
             Self::UsernameTaken => "Username taken",
+            Self::SetupNameTaken => "Setup name taken",
             Self::ServiceUnavailable => "Service unavailable",
             Self::InternalError => "Internal error",
         }
@@ -137,9 +141,11 @@ impl ProblemKind {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::NotYourTurn | Self::WrongPhase | Self::VersionConflict | Self::UsernameTaken => {
-                StatusCode::CONFLICT
-            }
+            Self::NotYourTurn
+            | Self::WrongPhase
+            | Self::VersionConflict
+            | Self::UsernameTaken
+            | Self::SetupNameTaken => StatusCode::CONFLICT,
             Self::IllegalMove
             | Self::TwoSquareRule
             | Self::MoreSquaresRule
@@ -506,6 +512,23 @@ impl From<crate::accounts::AccountError> for ApiError {
     }
 }
 
+impl From<crate::games::library::LibraryError> for ApiError {
+    fn from(error: crate::games::library::LibraryError) -> Self {
+        use crate::games::library::LibraryError as E;
+        let detail = error.to_string();
+        match error {
+            E::NotFound => Self::not_found(detail),
+            E::NameTaken { .. } => Self::new(ProblemKind::SetupNameTaken, detail),
+            E::Full | E::Invalid(_) => Self::validation(detail),
+            E::InvalidSetup(problems) => {
+                Self::new(ProblemKind::InvalidSetup, detail).with_extension("problems", problems)
+            }
+            E::Store(store) => store.into(),
+            E::Internal(cause) => Self::internal(cause),
+        }
+    }
+}
+
 /// A bearer token that is not acceptable: 401 with the RFC 6750 challenge.
 impl From<crate::auth::tokens::TokenError> for ApiError {
     fn from(error: crate::auth::tokens::TokenError) -> Self {
@@ -664,6 +687,12 @@ mod tests {
                     "username_taken",
                     "/problems/username-taken",
                     "Username taken",
+                    409
+                ),
+                (
+                    "setup_name_taken",
+                    "/problems/setup-name-taken",
+                    "Setup name taken",
                     409
                 ),
                 (

@@ -42,7 +42,7 @@ keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger U
         schemas(ProblemDocument, crate::games::docs::SetupProblemDoc),
         responses(
             BadRequest, Unauthorized, Forbidden, WrongPassword, NotFound, UnprocessableEntity,
-            PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken,
+            PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken, SetupNameTaken,
             ServiceUnavailable, InternalError,
             TooManyStreams, GameConflict, MoveRejected, SetupRejected, GameUnprocessable,
             StaleIfMatch
@@ -54,6 +54,9 @@ keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger U
         (name = "games", description = "Games: create or join, place a secret setup, move, \
             resign or agree a draw. Every view is computed for its caller (player or spectator) \
             and never holds a rank the caller may not know."),
+        (name = "setups", description = "Your setup library: named setups per variant, \
+            saved once and used in any game (`{\"saved\": name}`), on either side. Only you see \
+            them."),
         (name = "events", description = "Notifications: the durable per-user event feed by \
             long polling or Server-Sent Events, and live game streams. Event ids increase by \
             one per recipient; resume with `after` / `Last-Event-ID`."),
@@ -302,6 +305,13 @@ problem_response!(
     403,
     "The password given to confirm the change is wrong",
     "the password is wrong"
+);
+problem_response!(
+    SetupNameTaken,
+    ProblemKind::SetupNameTaken,
+    409,
+    "You already have a saved setup of this name for this variant",
+    "you already have a saved duel setup named \"fortress\""
 );
 problem_response!(
     NotFound,
@@ -695,8 +705,8 @@ fn problem_schemas(schemas: &mut Schemas) {
     }
 }
 
-/// `SetupRequest` as what the server accepts: a placement, or a random
-/// setup; never both, never neither (`{}` is refused).
+/// `SetupRequest` as what the server accepts: a placement, a random setup
+/// or a saved one; exactly one (`{}` is refused).
 fn setup_request(schemas: &mut Schemas) {
     let Some(request) = schemas.get("SetupRequest").cloned() else {
         return;
@@ -738,10 +748,27 @@ fn setup_request(schemas: &mut Schemas) {
             "example": {"random": true, "seed": 7},
         }),
     );
+    let mut saved = property("saved");
+    saved["type"] = serde_json::json!("string");
+    saved["minLength"] = serde_json::json!(1);
+    saved["maxLength"] = serde_json::json!(crate::games::library::NAME_MAX);
+    schemas.insert(
+        "SavedSetupChoice".into(),
+        serde_json::json!({
+            "type": "object",
+            "description": "One of your saved setups (`/me/setups`) for the game's variant, \
+                by name; turned for Blue.",
+            "required": ["saved"],
+            "properties": {"saved": saved},
+            "additionalProperties": false,
+            "example": {"saved": "fortress"},
+        }),
+    );
     let mut union = serde_json::json!({
         "oneOf": [
             {"$ref": schema_ref("PlacementSetup")},
             {"$ref": schema_ref("RandomSetup")},
+            {"$ref": schema_ref("SavedSetupChoice")},
         ],
     });
     for member in ["description", "example"] {

@@ -95,12 +95,27 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// The setup library (docs/setups.md).
+    saved_setups (id) {
+        id -> Text,
+        user_id -> Text,
+        variant -> Text,
+        name -> Text,
+        placement -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(events -> users (user_id));
+diesel::joinable!(saved_setups -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
     games,
     game_actions,
     idempotency_keys,
-    events
+    events,
+    saved_setups
 );

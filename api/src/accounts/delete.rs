@@ -12,6 +12,7 @@ use super::{AccountError, Context};
 use crate::db::{self, StoreError};
 use crate::games::{self, Caller};
 use crate::storage::games as game_store;
+use crate::storage::setups;
 use crate::storage::to_db_time;
 use crate::storage::users::{self, UserTombstone};
 
@@ -30,6 +31,8 @@ pub async fn delete(ctx: &Context, user_id: Uuid, password: String) -> Result<()
             if !users::mark_deleted(conn, &user.id, &tombstone, to_db_time(now))? {
                 return Err(AccountError::AccountGone);
             }
+            // The library is the account's own: nobody else ever sees it.
+            setups::delete_all_of_user(conn, &user.id)?;
             end_every_session(conn, &user.id, now)
         })
     })

@@ -86,7 +86,7 @@ impl From<diesel::result::Error> for GameError {
     }
 }
 
-fn describe_setup(problems: &[SetupProblem]) -> String {
+pub(super) fn describe_setup(problems: &[SetupProblem]) -> String {
     let listed: Vec<String> = problems.iter().map(ToString::to_string).collect();
     match listed.as_slice() {
         [one] => format!("the setup is invalid: {one}"),

@@ -22,6 +22,7 @@ pub mod history;
 mod in_play;
 pub mod join;
 pub mod leave;
+pub mod library;
 pub mod list;
 pub mod notices;
 pub mod play;

@@ -144,6 +144,10 @@ pub struct SetupRequest {
     /// Seed of the random setup (only with `random`).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The name of one of your saved setups for the game's variant
+    /// (`/me/setups`)
+    #[serde(default)]
+    pub saved: Option<String>,
 }
 
 /// A rescue made with a move (rules option `rescue`).

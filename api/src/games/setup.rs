@@ -1,23 +1,55 @@
 //! `setup`: place (or replace) your secret setup; play starts when both
 //! are in (docs/lifecycle.md).
 
-use domain::{Game, Placement, Setup};
+use domain::{Color, Game, Placement, Setup};
 use uuid::Uuid;
 
 use super::answers::GameView;
 use super::error::GameError;
+use super::library::{self, LibraryError};
 use super::notices::EventPayload;
 use super::notices::Notice;
 use super::record::Phase;
 use super::step::{act, after_play, player_color, view_answer, Decision};
 use super::written::{Answered, Idempotency};
-use super::{Caller, Context};
+use super::{fetch, Caller, Context};
+use crate::db;
 
 /// Where a setup comes from.
 #[derive(Debug, Clone)]
 pub enum SetupSource {
     Placement(Placement),
     Random(u64),
+    /// A setup of the caller's library, by name (docs/setups.md).
+    Saved(String),
+}
+
+/// A source with a saved setup already read (as written for Red).
+enum Chosen {
+    Placement(Placement),
+    Random(u64),
+    Saved(Setup),
+}
+
+/// Reads the saved setup `name` for the game's variant: the variant never
+/// changes, so reading it before the game's transaction is safe.
+async fn saved(ctx: &Context, me: Uuid, game_id: Uuid, name: String) -> Result<Setup, GameError> {
+    let variant = db::run_as::<_, GameError, _>(&ctx.pool, move |conn| {
+        Ok(fetch::load(conn, game_id)?.variant)
+    })
+    .await?;
+    library::setup_named(&ctx.pool, me, variant, name.clone(), Color::Red)
+        .await
+        .map_err(|e| match e {
+            LibraryError::Store(store) => GameError::Store(store),
+            other => GameError::internal(other),
+        })?
+        .ok_or_else(|| {
+            GameError::invalid(format!(
+                "you have no saved {} setup named {name:?}",
+                variant.name()
+            ))
+        })
 }
 
 pub async fn place_setup(
@@ -28,6 +60,11 @@ pub async fn place_setup(
     idempotency: Option<Idempotency>,
 ) -> Result<Answered<GameView>, GameError> {
     let me = caller.id;
+    let source = match source {
+        SetupSource::Placement(placement) => Chosen::Placement(placement),
+        SetupSource::Random(seed) => Chosen::Random(seed),
+        SetupSource::Saved(name) => Chosen::Saved(saved(ctx, me, game_id, name).await?),
+    };
     let decide = move |record: &mut super::GameRecord, now| {
         let color = player_color(record, me, "place a setup")?;
         match record.phase {
@@ -42,10 +79,11 @@ pub async fn place_setup(
             }
         }
         let setup = match &source {
-            SetupSource::Random(seed) => Setup::random(record.variant, color, *seed),
-            SetupSource::Placement(placement) => placement
+            Chosen::Random(seed) => Setup::random(record.variant, color, *seed),
+            Chosen::Placement(placement) => placement
                 .validate(record.variant, color)
                 .map_err(GameError::InvalidSetup)?,
+            Chosen::Saved(setup) => setup.for_color(color),
         };
         record.setups.set(setup);
         let (Some((red, blue)), Phase::Setup) = (record.setups.both(), &record.phase) else {

@@ -15,6 +15,7 @@ pub mod games;
 pub mod health;
 pub mod me;
 pub mod problems;
+pub mod setups;
 pub mod variants;
 
 pub use auth_user::AuthUser;
@@ -35,6 +36,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(auth::configure);
     cfg.configure(me::configure);
+    cfg.configure(setups::configure);
     cfg.configure(events::configure);
     cfg.configure(games::configure);
     cfg.configure(variants::configure);

@@ -6,6 +6,7 @@ pub mod games;
 pub mod idempotency;
 pub mod refresh_tokens;
 pub mod reminders;
+pub mod setups;
 pub mod users;
 
 use chrono::{DateTime, NaiveDateTime, Timelike, Utc};

@@ -29,6 +29,7 @@ mod operations;
 mod races;
 mod reminders;
 mod sessions;
+mod setups;
 mod statements;
 mod support;
 mod variants;

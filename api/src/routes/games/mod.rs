@@ -432,24 +432,23 @@ pub async fn place_setup(
         ..body.clone()
     };
     let idem = idempotency(&req, &canonical, StatusCode::OK)?;
-    let source =
-        match (body.placement, body.random, body.seed) {
-            (Some(placement), None, None) => SetupSource::Placement(placement),
-            (None, Some(true), seed) => SetupSource::Random(seed.unwrap_or_else(rand::random)),
-            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-                return Err(ApiError::validation(
-                    "send either a placement or {\"random\": true}, not both",
-                ))
-            }
-            (None, Some(false), _) => {
-                return Err(ApiError::validation(
-                    "random must be true (or send a placement)",
-                ))
-            }
-            (None, None, _) => return Err(ApiError::validation(
-                "send a placement ({\"placement\": {\"a1\": \"flag\", ...}}) or {\"random\": true}",
-            )),
-        };
+    const EITHER: &str = "send one of a placement, {\"random\": true} or {\"saved\": name}";
+    let source = match (body.placement, body.random, body.seed, body.saved) {
+        (Some(placement), None, None, None) => SetupSource::Placement(placement),
+        (None, Some(true), seed, None) => SetupSource::Random(seed.unwrap_or_else(rand::random)),
+        (None, None, None, Some(name)) => SetupSource::Saved(name),
+        (None, Some(false), _, None) => {
+            return Err(ApiError::validation(
+                "random must be true (or send a placement)",
+            ))
+        }
+        (None, None, None, None) => {
+            return Err(ApiError::validation(format!(
+                "{EITHER}, e.g. {{\"placement\": {{\"a1\": \"flag\", ...}}}}"
+            )))
+        }
+        _ => return Err(ApiError::validation(format!("{EITHER}, not several"))),
+    };
     let result =
         games::setup::place_setup(&state.games, &caller(&user), id, source, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
