@@ -200,7 +200,8 @@ pub struct Config {
     pub log_level: String,
     pub log_format: LogFormat,
     pub database_pool_size: u32,
-    /// How long a request waits for a database connection before 503.
+    /// How long a request may wait for the database (a connection, then its
+    /// work) before 503 (docs/architecture.md, "When the database fails").
     pub database_timeout: std::time::Duration,
     /// Durability of the embedded SQLite database (ignored on PostgreSQL).
     pub sqlite_synchronous: SqliteSynchronous,
@@ -362,7 +363,8 @@ pub struct ServerArgs {
           value_parser = trimmed(value_parser!(u32).range(1..=1000)))]
     pub database_pool_size: u32,
 
-    /// Seconds a request waits for a database connection before answering 503
+    /// Seconds a request may wait for the database (a connection, then its
+    /// work) before answering 503
     #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", global = true,
           default_value_t = defaults::DATABASE_TIMEOUT_SECONDS,
           value_parser = trimmed(value_parser!(u64).range(1..=300)))]

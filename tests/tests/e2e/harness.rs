@@ -189,6 +189,17 @@ pub async fn spawn_app_with(backend: Backend, customize: impl FnOnce(&mut Config
         Backend::Sqlite => TestDatabase::sqlite(),
         Backend::Postgres => TestDatabase::postgres(),
     };
+    spawn_app_on(database, customize).await
+}
+
+/// Starts a server on `database` (which the returned app owns and removes),
+/// with [`test_config`] after `customize` has changed it (it may point the
+/// server at the database through another address, e.g. a proxy).
+pub async fn spawn_app_on(database: TestDatabase, customize: impl FnOnce(&mut Config)) -> TestApp {
+    let backend = match database {
+        TestDatabase::Sqlite(_) => Backend::Sqlite,
+        TestDatabase::Postgres { .. } => Backend::Postgres,
+    };
     let mut config = test_config(database.url());
     customize(&mut config);
     let clock = ManualClock::starting_now();

@@ -10,6 +10,7 @@ mod harness;
 
 mod auth;
 mod contract;
+mod database_faults;
 mod edges;
 mod errors;
 mod events;
@@ -25,6 +26,7 @@ mod load;
 mod more_squares;
 mod openapi;
 mod operations;
+mod proxy;
 mod reminders;
 mod statements;
 mod support;
