@@ -232,7 +232,7 @@ pub enum TestDatabase {
 }
 
 impl TestDatabase {
-    fn sqlite() -> Self {
+    pub fn sqlite() -> Self {
         let path =
             std::env::temp_dir().join(format!("stratego-e2e-{}.db", uuid::Uuid::new_v4().simple()));
         Self::Sqlite(path)
@@ -252,9 +252,15 @@ impl TestDatabase {
                      are built (else they are ignored) and when they run"
                 )
             });
+        Self::postgres_on(admin_url)
+    }
+
+    /// A new database on the PostgreSQL server of `admin_url`, where the
+    /// user may create databases.
+    pub fn postgres_on(admin_url: String) -> Self {
         let name = format!("stratego_e2e_{}", uuid::Uuid::new_v4().simple());
         let mut admin =
-            PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL accepts connections");
+            PgConnection::establish(&admin_url).expect("the admin URL accepts connections");
         diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
             .execute(&mut admin)
             .expect("create a test database");
