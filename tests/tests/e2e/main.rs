@@ -30,6 +30,7 @@ mod operations;
 mod process;
 mod proxy;
 mod reminders;
+mod slow_clients;
 mod statements;
 mod support;
 mod variants;
