@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use api::config::DatabaseUrl;
@@ -16,6 +17,8 @@ pub struct ServerProcess {
     child: Child,
     pub address: String,
     client: reqwest::Client,
+    /// What the server has written on standard output (its log) so far.
+    output: Arc<Mutex<Vec<String>>>,
 }
 
 impl ServerProcess {
@@ -54,11 +57,14 @@ impl ServerProcess {
         // output afterwards so that it never blocks on a full pipe.
         let stdout = child.stdout.take().unwrap();
         let (sender, receiver) = std::sync::mpsc::channel();
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let kept = output.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 if let Some(port) = line.strip_prefix("STRATEGO_TEST_SERVER_PORT=") {
                     let _ = sender.send(port.trim().to_owned());
                 }
+                kept.lock().unwrap().push(line);
             }
         });
         let port = receiver
@@ -71,7 +77,13 @@ impl ServerProcess {
                 .timeout(Duration::from_secs(120))
                 .build()
                 .unwrap(),
+            output,
         }
+    }
+
+    /// The log lines written so far.
+    pub fn log(&self) -> Vec<String> {
+        self.output.lock().unwrap().clone()
     }
 
     pub async fn register(&self, username: &str) -> TestUser {
