@@ -176,6 +176,8 @@ pub mod defaults {
     pub const LOGIN_RATE_LIMIT: u32 = 10;
     pub const REGISTER_RATE_LIMIT: u32 = 10;
     pub const MAX_BODY_BYTES: usize = 64 * 1024;
+    pub const REQUEST_BODY_TIMEOUT_SECONDS: u64 = 10;
+    pub const KEEP_ALIVE_SECONDS: u64 = 5;
     pub const TRUST_PROXY_HEADERS: bool = false;
     pub const SHUTDOWN_TIMEOUT_SECONDS: u64 = 30;
     pub const MAX_STREAMS_PER_USER: usize = 5;
@@ -200,7 +202,8 @@ pub struct Config {
     pub log_level: String,
     pub log_format: LogFormat,
     pub database_pool_size: u32,
-    /// How long a request waits for a database connection before 503.
+    /// How long a request may wait for the database (a connection, then its
+    /// work) before 503 (docs/architecture.md, "When the database fails").
     pub database_timeout: std::time::Duration,
     /// Durability of the embedded SQLite database (ignored on PostgreSQL).
     pub sqlite_synchronous: SqliteSynchronous,
@@ -209,6 +212,12 @@ pub struct Config {
     /// Registrations allowed per minute per client address.
     pub register_attempts_per_minute: u32,
     pub max_body_bytes: usize,
+    /// The longest a request body may take to arrive, counted from its
+    /// headers; past it the request answers 408 and the connection closes.
+    pub request_body_timeout: std::time::Duration,
+    /// How long an idle keep-alive connection stays open; zero turns
+    /// keep-alive off.
+    pub keep_alive: std::time::Duration,
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a proxy that sets them).
     pub trust_proxy_headers: bool,
@@ -251,6 +260,10 @@ impl Config {
             login_attempts_per_minute: defaults::LOGIN_RATE_LIMIT,
             register_attempts_per_minute: defaults::REGISTER_RATE_LIMIT,
             max_body_bytes: defaults::MAX_BODY_BYTES,
+            request_body_timeout: std::time::Duration::from_secs(
+                defaults::REQUEST_BODY_TIMEOUT_SECONDS,
+            ),
+            keep_alive: std::time::Duration::from_secs(defaults::KEEP_ALIVE_SECONDS),
             trust_proxy_headers: defaults::TRUST_PROXY_HEADERS,
             workers: None,
             shutdown_timeout_seconds: defaults::SHUTDOWN_TIMEOUT_SECONDS,
@@ -362,7 +375,8 @@ pub struct ServerArgs {
           value_parser = trimmed(value_parser!(u32).range(1..=1000)))]
     pub database_pool_size: u32,
 
-    /// Seconds a request waits for a database connection before answering 503
+    /// Seconds a request may wait for the database (a connection, then its
+    /// work) before answering 503
     #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", global = true,
           default_value_t = defaults::DATABASE_TIMEOUT_SECONDS,
           value_parser = trimmed(value_parser!(u64).range(1..=300)))]
@@ -385,6 +399,20 @@ pub struct ServerArgs {
           default_value_t = defaults::MAX_BODY_BYTES,
           value_parser = trimmed(RangedU64ValueParser::<usize>::new().range(1024..=16 * 1024 * 1024)))]
     pub max_body_bytes: usize,
+
+    /// Seconds a request body may take to arrive in full after its headers;
+    /// past it the request answers 408 `request_timeout` (1..=3600)
+    #[arg(long, env = "REQUEST_BODY_TIMEOUT_SECONDS", global = true,
+          default_value_t = defaults::REQUEST_BODY_TIMEOUT_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(1..=3600)))]
+    pub request_body_timeout_seconds: u64,
+
+    /// Seconds an idle keep-alive connection stays open; 0 closes each
+    /// connection after its answer (0..=3600)
+    #[arg(long, env = "KEEP_ALIVE_SECONDS", global = true,
+          default_value_t = defaults::KEEP_ALIVE_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(0..=3600)))]
+    pub keep_alive_seconds: u64,
 
     /// Trust Forwarded / X-Forwarded-For for the client address (behind a proxy)
     #[arg(long, env = "TRUST_PROXY_HEADERS", global = true, action = ArgAction::Set,
@@ -502,6 +530,10 @@ impl ServerArgs {
                 login_attempts_per_minute: self.login_rate_limit,
                 register_attempts_per_minute: self.register_rate_limit,
                 max_body_bytes: self.max_body_bytes,
+                request_body_timeout: std::time::Duration::from_secs(
+                    self.request_body_timeout_seconds,
+                ),
+                keep_alive: std::time::Duration::from_secs(self.keep_alive_seconds),
                 trust_proxy_headers: self.trust_proxy_headers,
                 workers: self.workers.flatten(),
                 shutdown_timeout_seconds: self.shutdown_timeout_seconds,
@@ -812,6 +844,11 @@ mod tests {
             ("--database-timeout-seconds=301", "DATABASE_TIMEOUT_SECONDS"),
             ("--login-rate-limit=-1", "LOGIN_RATE_LIMIT"),
             ("--max-body-bytes=1023", "MAX_BODY_BYTES"),
+            (
+                "--request-body-timeout-seconds=0",
+                "REQUEST_BODY_TIMEOUT_SECONDS",
+            ),
+            ("--keep-alive-seconds=3601", "KEEP_ALIVE_SECONDS"),
             ("--trust-proxy-headers=maybe", "TRUST_PROXY_HEADERS"),
             ("--workers=0", "WORKERS"),
             (

@@ -2,11 +2,11 @@
 //! the embedded migrations, and [`run`] to do diesel work off the actix
 //! workers.
 
-use std::time::Duration;
-
+use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
 use diesel::connection::{InstrumentationEvent, SimpleConnection};
 use diesel::pg::PgConnection;
@@ -36,15 +36,21 @@ pub enum DbConnection {
 pub type DbPool = r2d2::Pool<ConnectionManager>;
 pub type PooledConnection = r2d2::PooledConnection<ConnectionManager>;
 
-/// Per-connection settings for SQLite: write-ahead log so readers never wait
-/// for the writer, a busy timeout instead of instant `SQLITE_BUSY` errors,
-/// and foreign keys (off by default in SQLite).
-/// The busy timeout comes first so that switching to WAL waits for
-/// connections opened at the same moment instead of failing.
-/// `synchronous` comes from `SQLITE_SYNCHRONOUS` (default FULL: a commit is
-/// on disk before it is acknowledged).
-const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
-     PRAGMA foreign_keys = ON;";
+/// Per-connection settings for SQLite: a busy timeout (the request's
+/// database bound, `DATABASE_TIMEOUT_SECONDS`) instead of instant
+/// `SQLITE_BUSY` errors, write-ahead log so readers never wait for the
+/// writer, foreign keys (off by default in SQLite), and `synchronous` from
+/// `SQLITE_SYNCHRONOUS` (default FULL: a commit is on disk before it is
+/// acknowledged). The busy timeout comes first so that switching to WAL
+/// waits for connections opened at the same moment instead of failing.
+fn sqlite_pragmas(timeout: Duration, synchronous: SqliteSynchronous) -> String {
+    format!(
+        "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; \
+         PRAGMA synchronous = {};",
+        timeout.as_millis(),
+        synchronous.pragma()
+    )
+}
 
 /// Makes connections for the pool. Unlike diesel's generic manager it never
 /// guesses the backend from the URL, so a PostgreSQL outage cannot turn into
@@ -82,20 +88,27 @@ impl ConnectionManager {
         };
         match &self.database {
             DatabaseUrl::Postgres(url) => {
-                let url = with_connect_timeout(url, self.connect_timeout);
+                let url = postgres_url(url, self.connect_timeout);
                 let mut conn = PgConnection::establish(&url)?;
+                // The server itself gives up on a statement after the
+                // request's bound (sent before counting starts: it is part
+                // of opening the connection, not of any request).
+                conn.batch_execute(&format!(
+                    "SET statement_timeout = {}",
+                    self.connect_timeout.as_millis()
+                ))
+                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                 conn.set_instrumentation(count);
                 Ok(DbConnection::Postgresql(conn))
             }
             DatabaseUrl::Sqlite(path) => {
                 let path = path.to_string_lossy();
                 let mut conn = SqliteConnection::establish(&path)?;
-                let pragmas = format!(
-                    "{SQLITE_PRAGMAS} PRAGMA synchronous = {};",
-                    self.sqlite_synchronous.pragma()
-                );
-                conn.batch_execute(&pragmas)
-                    .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                conn.batch_execute(&sqlite_pragmas(
+                    self.connect_timeout,
+                    self.sqlite_synchronous,
+                ))
+                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                 conn.set_instrumentation(count);
                 Ok(DbConnection::Sqlite(conn))
             }
@@ -124,17 +137,41 @@ fn statement_counter(database: &DatabaseUrl) -> Arc<AtomicU64> {
     counters.entry(key).or_default().clone()
 }
 
-/// libpq waits for a TCP connect as long as the OS does unless told
-/// otherwise; a lost database must answer 503 quickly.
-fn with_connect_timeout(url: &str, timeout: Duration) -> String {
-    if url.contains("connect_timeout=") {
-        return url.to_owned();
-    }
-    let separator = if url.contains('?') { '&' } else { '?' };
-    format!(
-        "{url}{separator}connect_timeout={}",
-        timeout.as_secs().max(1)
+/// The libpq parameters that keep a lost or silent database from holding a
+/// connection (and the request on it) for as long as the operating system's
+/// TCP timers would: a connect timeout, TCP keepalives on idle connections
+/// and a TCP user timeout on unacknowledged data, each derived from the
+/// request's bound `timeout` (`DATABASE_TIMEOUT_SECONDS`). A parameter the
+/// URL already sets is left as it is. See docs/architecture.md, "When the
+/// database fails".
+pub fn postgres_url(url: &str, timeout: Duration) -> String {
+    let seconds = timeout.as_secs().max(1);
+    with_default_params(
+        url,
+        &[
+            ("connect_timeout", seconds.to_string()),
+            ("keepalives", "1".to_owned()),
+            ("keepalives_idle", seconds.to_string()),
+            ("keepalives_interval", "1".to_owned()),
+            ("keepalives_count", "3".to_owned()),
+            ("tcp_user_timeout", (seconds * 1000).to_string()),
+        ],
     )
+}
+
+/// Appends each `key=value` to the URL's query unless the key is there.
+pub fn with_default_params(url: &str, params: &[(&str, String)]) -> String {
+    let mut url = url.to_owned();
+    for (key, value) in params {
+        let present = url
+            .split_once('?')
+            .is_some_and(|(_, query)| query.split('&').any(|p| p.split('=').next() == Some(key)));
+        if !present {
+            let separator = if url.contains('?') { '&' } else { '?' };
+            url = format!("{url}{separator}{key}={value}");
+        }
+    }
+    url
 }
 
 impl ManageConnection for ConnectionManager {
@@ -230,6 +267,15 @@ where
 
 /// [`run`] for work with an error type of its own (`E` must be able to say
 /// "the database is unavailable").
+///
+/// The whole of it, waiting for a connection included, is bounded by the
+/// pool's connection timeout (`DATABASE_TIMEOUT_SECONDS`): past it the
+/// caller gets "unavailable" whatever the database does (a frozen server
+/// answers nothing, and a blocking libpq call cannot be interrupted). The
+/// abandoned work goes on on its blocking thread until the database
+/// answers or the connection's own timeouts end it; a write it had not yet
+/// committed is then rolled back ([`write_transaction`]), and its
+/// connection is discarded rather than handed to another request.
 pub async fn run_as<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
@@ -237,24 +283,75 @@ where
     E: From<StoreError> + LostConnection + Send + 'static,
 {
     let pool = pool.clone();
-    let joined = tokio::task::spawn_blocking(move || {
-        let mut conn = pool.get().map_err(|e| E::from(StoreError::from(e)))?;
+    let bound = pool.connection_timeout();
+    let deadline = Instant::now() + bound;
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let given_up = abandoned.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let mut conn = checkout(&pool).map_err(E::from)?;
         // `work` runs once: a connection found dead by its first statement
         // is discarded (the pool drops it on return) and the caller sees
         // "unavailable"; the next request gets a fresh one.
+        DEADLINE.set(Some(deadline));
         let result = work(&mut conn);
-        if let Err(error) = &result {
-            if error.lost_connection() {
-                discard(&mut conn);
-            }
+        DEADLINE.set(None);
+        let lost = result.as_ref().err().is_some_and(E::lost_connection);
+        if lost || given_up.load(Ordering::Acquire) {
+            discard(&mut conn);
         }
         result
-    })
-    .await;
-    match joined {
-        Ok(result) => result,
-        Err(join) => Err(E::from(StoreError::Worker(join.to_string()))),
+    });
+    match tokio::time::timeout(bound, task).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(join)) => Err(E::from(StoreError::Worker(join.to_string()))),
+        Err(_elapsed) => {
+            abandoned.store(true, Ordering::Release);
+            Err(E::from(StoreError::Unavailable(
+                format!(
+                    "the database did not answer within {} ms",
+                    bound.as_millis()
+                )
+                .into(),
+            )))
+        }
     }
+}
+
+/// How long a request waits for a connection when the pool has none at all.
+const EMPTY_POOL_WAIT: Duration = Duration::from_millis(250);
+
+/// A connection from the pool. An idle one is taken at once. Without one,
+/// a pool that still holds connections (all busy) is waited on for the
+/// whole timeout; a pool that holds none has lost them all and is failing
+/// to open new ones (the database refuses connections, or is gone), so the
+/// request waits only as long as opening a connection takes and then is
+/// refused at once instead of after the whole timeout. The pool keeps
+/// trying in the background and requests go through again as soon as a
+/// connection opens.
+fn checkout(pool: &DbPool) -> Result<PooledConnection, StoreError> {
+    if let Some(conn) = pool.try_get() {
+        return Ok(conn);
+    }
+    let timeout = pool.connection_timeout();
+    let wait = if pool.state().connections == 0 {
+        EMPTY_POOL_WAIT.min(timeout)
+    } else {
+        timeout
+    };
+    Ok(pool.get_timeout(wait)?)
+}
+
+thread_local! {
+    /// The deadline of the [`run_as`] call on this blocking thread, if any.
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Whether the request this thread works for has already been answered
+/// "unavailable" (its deadline passed).
+fn past_deadline() -> bool {
+    DEADLINE
+        .get()
+        .is_some_and(|deadline| Instant::now() >= deadline)
 }
 
 /// Marks a connection as unusable so that the pool drops it when it comes
@@ -347,6 +444,15 @@ where
         }
     }
     match work(conn) {
+        Ok(_) if past_deadline() => {
+            // The caller was already told "unavailable": keep that true.
+            <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(conn)?;
+            Err(diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::UnableToSendCommand,
+                Box::new("the request's deadline passed before the commit".to_owned()),
+            )
+            .into())
+        }
         Ok(value) => {
             if let Err(commit_error) =
                 <DbConnection as TransactionManager<DbConnection>>::commit_transaction(conn)
@@ -380,20 +486,25 @@ mod tests {
     use crate::error::{ApiError, ProblemKind};
 
     #[test]
-    fn connect_timeout_is_added_once() {
+    fn postgres_urls_get_timeouts_and_keepalives_once() {
         let t = Duration::from_secs(3);
+        let timers = "connect_timeout=3&keepalives=1&keepalives_idle=3&keepalives_interval=1\
+                      &keepalives_count=3&tcp_user_timeout=3000";
         assert_eq!(
-            with_connect_timeout("postgres://h/d", t),
-            "postgres://h/d?connect_timeout=3"
+            postgres_url("postgres://h/d", t),
+            format!("postgres://h/d?{timers}")
         );
         assert_eq!(
-            with_connect_timeout("postgres://h/d?sslmode=disable", t),
-            "postgres://h/d?sslmode=disable&connect_timeout=3"
+            postgres_url("postgres://h/d?sslmode=disable", t),
+            format!("postgres://h/d?sslmode=disable&{timers}")
         );
-        assert_eq!(
-            with_connect_timeout("postgres://h/d?connect_timeout=9", t),
-            "postgres://h/d?connect_timeout=9"
+        let given = postgres_url("postgres://h/d?connect_timeout=9&tcp_user_timeout=1", t);
+        assert!(
+            given.starts_with("postgres://h/d?connect_timeout=9&tcp_user_timeout=1&keepalives=1"),
+            "{given}"
         );
+        assert_eq!(given.matches("connect_timeout=").count(), 1, "{given}");
+        assert_eq!(given.matches("tcp_user_timeout=").count(), 1, "{given}");
     }
 
     #[actix_web::test]

@@ -33,6 +33,7 @@ pub enum ProblemKind {
     NotFound,
     MethodNotAllowed,
     PayloadTooLarge,
+    RequestTimeout,
     UnsupportedMediaType,
     NotYourTurn,
     WrongPhase,
@@ -51,13 +52,14 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 21] = [
+    pub const ALL: [ProblemKind; 22] = [
         Self::ValidationFailed,
         Self::Unauthorized,
         Self::Forbidden,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::PayloadTooLarge,
+        Self::RequestTimeout,
         Self::UnsupportedMediaType,
         Self::NotYourTurn,
         Self::WrongPhase,
@@ -84,6 +86,7 @@ impl ProblemKind {
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::PayloadTooLarge => "payload_too_large",
+            Self::RequestTimeout => "request_timeout",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::NotYourTurn => "not_your_turn",
             Self::WrongPhase => "wrong_phase",
@@ -111,6 +114,7 @@ impl ProblemKind {
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
             Self::PayloadTooLarge => "Payload too large",
+            Self::RequestTimeout => "Request timeout",
             Self::UnsupportedMediaType => "Unsupported media type",
             Self::NotYourTurn => "Not your turn",
             Self::WrongPhase => "Wrong phase",
@@ -140,6 +144,7 @@ impl ProblemKind {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::NotYourTurn
             | Self::WrongPhase
@@ -621,6 +626,12 @@ mod tests {
                     "/problems/payload-too-large",
                     "Payload too large",
                     413
+                ),
+                (
+                    "request_timeout",
+                    "/problems/request-timeout",
+                    "Request timeout",
+                    408
                 ),
                 (
                     "unsupported_media_type",

@@ -175,7 +175,12 @@ impl Application {
                 address: local.to_string(),
                 source,
             })?
-            .shutdown_timeout(config.shutdown_timeout_seconds);
+            .shutdown_timeout(config.shutdown_timeout_seconds)
+            .keep_alive(if config.keep_alive.is_zero() {
+                actix_web::http::KeepAlive::Disabled
+            } else {
+                actix_web::http::KeepAlive::Timeout(config.keep_alive)
+            });
         if let Some(workers) = config.workers {
             server = server.workers(workers);
         }
@@ -382,6 +387,10 @@ fn json_error(error: actix_web::error::JsonPayloadError, _req: &HttpRequest) -> 
             ProblemKind::UnsupportedMediaType,
             "the request body must be application/json",
         ),
+        E::Payload(payload) if routes::body::is_late_body(payload) => ApiError::new(
+            ProblemKind::RequestTimeout,
+            "the request body did not arrive in full in time (REQUEST_BODY_TIMEOUT_SECONDS)",
+        ),
         E::Deserialize(json) => describe_json_error(json),
         other => ApiError::bad_request(format!("the request body could not be read: {other}")),
     };
@@ -485,6 +494,7 @@ pub fn build_app(
     >,
 > {
     let max_body = state.config.max_body_bytes;
+    let body_timeout = state.config.request_body_timeout;
     let cors = cors(&state.config.cors_origins);
     let (app, doc) = App::new()
         .into_utoipa_app()
@@ -527,14 +537,22 @@ pub fn build_app(
         )
         .wrap(cors)
         .wrap(ErrorHandlers::new().default_handler(problem_for_stray_error))
-        .wrap_fn(|req, srv| {
+        .wrap_fn(move |mut req, srv| {
             use actix_web::dev::Service;
             let started = Instant::now();
+            routes::body::bound_body_read(&mut req, body_timeout);
             let request_id = telemetry::request_id(&req);
             let span = telemetry::request_span(&req, &request_id);
             let response = span.in_scope(|| srv.call(req));
             async move {
-                let res = response.await?;
+                let mut res = response.await?;
+                if res.status() == StatusCode::REQUEST_TIMEOUT {
+                    // The rest of the late body may still be on its way:
+                    // this connection cannot carry another request.
+                    res.response_mut()
+                        .head_mut()
+                        .set_connection_type(actix_web::http::ConnectionType::Close);
+                }
                 Ok(telemetry::finish(res, &request_id, started))
             }
             .instrument(span)

@@ -8,24 +8,88 @@ use std::time::Instant;
 
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use tracing_subscriber::EnvFilter;
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Metadata, Subscriber};
+use tracing_subscriber::filter::{filter_fn, FilterExt};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::config::{defaults, LogFormat};
 
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// Installs the global subscriber (stdout). Calling it twice is harmless.
+///
+/// actix-http logs at ERROR every connection it closes on a request it
+/// cannot parse (no `Host`, too many headers, a malformed request line), so
+/// anyone could fill the error log. Those lines are taken from the output
+/// and written again by [`HttpErrors`]: a client's mistake at INFO, as
+/// every request is, anything else still at ERROR (docs/api.md, "Slow and
+/// idle clients").
 pub fn init(level: &str, format: LogFormat) {
     let filter = EnvFilter::try_new(level).unwrap_or_else(|_| EnvFilter::new(defaults::LOG_LEVEL));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let output = tracing_subscriber::fmt::layer()
         .with_target(true)
         .with_ansi(ansi);
-    let _ = match format {
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
-        LogFormat::Text => builder.try_init(),
+    let output = match format {
+        LogFormat::Json => output.json().flatten_event(true).boxed(),
+        LogFormat::Text => output.boxed(),
     };
+    let not_dispatcher_errors = filter_fn(|meta| !is_dispatcher_error(meta));
+    let _ = tracing_subscriber::registry()
+        .with(output.with_filter(filter.and(not_dispatcher_errors)))
+        .with(HttpErrors.with_filter(filter_fn(is_dispatcher_error)))
+        .try_init();
+}
+
+/// Where actix-http logs the errors that end a connection.
+const DISPATCHER: &str = "actix_http::h1::dispatcher";
+
+fn is_dispatcher_error(meta: &Metadata<'_>) -> bool {
+    meta.target() == DISPATCHER && *meta.level() == Level::ERROR
+}
+
+/// Whether a line of actix-http's dispatcher is about what the client did:
+/// a request it could not parse, or a connection the client dropped.
+fn is_client_mistake(message: &str) -> bool {
+    [
+        "stream error",
+        "write zero",
+        "Internal server error: unexpected eof",
+    ]
+    .iter()
+    .any(|prefix| message.starts_with(prefix))
+}
+
+/// Writes the dispatcher's ERROR lines again as this server's own (target
+/// `api::http`), at the level they deserve.
+struct HttpErrors;
+
+impl<S: Subscriber> Layer<S> for HttpErrors {
+    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
+        let mut message = MessageText::default();
+        event.record(&mut message);
+        let text = message.0;
+        if is_client_mistake(&text) {
+            tracing::info!(target: "api::http", error = %text, "connection closed: the client's request was not valid HTTP, or the client went away");
+        } else {
+            tracing::error!(target: "api::http", error = %text, "HTTP connection failed");
+        }
+    }
+}
+
+/// The `message` of an event, as text.
+#[derive(Default)]
+struct MessageText(String);
+
+impl Visit for MessageText {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
 }
 
 /// The request id: the caller's `X-Request-Id` when it is short and plain
@@ -71,4 +135,25 @@ pub fn finish<B>(
         tracing::info!(status, latency_ms, "request finished");
     }
     res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_errors_and_dropped_clients_are_the_clients_mistakes() {
+        for line in [
+            "stream error: request parse error: invalid Header provided",
+            "stream error: request parse error: message head is too large",
+            "write zero; closing",
+            "Internal server error: unexpected eof",
+        ] {
+            assert!(is_client_mistake(line), "{line}");
+        }
+        assert!(!is_client_mistake("Response payload stream error: boom"));
+        assert!(!is_client_mistake(
+            "Internal server error: unexpected payload chunk"
+        ));
+    }
 }

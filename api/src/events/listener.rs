@@ -133,17 +133,13 @@ pub const APPLICATION_NAME: &str = "stratego-listen";
 /// Adds a connect timeout (a dead server must not hang the reconnect loop
 /// on the OS's TCP timeout) and the application name, unless given.
 fn listener_url(url: &str) -> String {
-    let mut url = url.to_owned();
-    for (key, value) in [
-        ("connect_timeout", "5"),
-        ("application_name", APPLICATION_NAME),
-    ] {
-        if !url.contains(&format!("{key}=")) {
-            let separator = if url.contains('?') { '&' } else { '?' };
-            url = format!("{url}{separator}{key}={value}");
-        }
-    }
-    url
+    crate::db::with_default_params(
+        url,
+        &[
+            ("connect_timeout", "5".to_owned()),
+            ("application_name", APPLICATION_NAME.to_owned()),
+        ],
+    )
 }
 
 #[cfg(test)]

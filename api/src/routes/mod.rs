@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod auth_user;
+pub mod body;
 pub mod events;
 pub mod extract;
 pub mod games;

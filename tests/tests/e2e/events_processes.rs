@@ -6,120 +6,16 @@
 //! PostgreSQL only: ignored unless TEST_DATABASE_URL is set (see
 //! `backend_tests!`).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use serde_json::{json, Value};
 
-use crate::harness::{with_database_name, TestDatabase, TestUser, PASSWORD, TEST_JWT_SECRET};
+use crate::process::ServerProcess;
 use crate::support::{
-    game_view, last_id, open_stream, play_move, start_game, types, LongPoll, Server, SseReader,
+    game_view, last_id, open_stream, play_move, start_game, types, LongPoll, SseReader,
     FRAME_LIMIT, LONG_WAIT,
 };
-
-/// A server process (the `stratego-test-server` binary of this package).
-struct ServerProcess {
-    child: Child,
-    address: String,
-    client: reqwest::Client,
-}
-
-impl ServerProcess {
-    fn start(database: &TestDatabase, shutdown_timeout_seconds: u32) -> Self {
-        let (admin_url, name) = database.postgres_parts().expect("a PostgreSQL database");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stratego-test-server"))
-            .env("DATABASE_URL", with_database_name(admin_url, name))
-            .env("JWT_SECRET", TEST_JWT_SECRET)
-            .env("BIND_ADDRESS", "127.0.0.1:0")
-            .env("LOG_LEVEL", "warn")
-            .env("WORKERS", "2")
-            .env("DATABASE_POOL_SIZE", "4")
-            .env("REGISTER_RATE_LIMIT", "1000")
-            .env(
-                "SHUTDOWN_TIMEOUT_SECONDS",
-                shutdown_timeout_seconds.to_string(),
-            )
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the server process");
-        // The server prints its port once it listens; keep draining its
-        // output afterwards so that it never blocks on a full pipe.
-        let stdout = child.stdout.take().unwrap();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(port) = line.strip_prefix("STRATEGO_TEST_SERVER_PORT=") {
-                    let _ = sender.send(port.trim().to_owned());
-                }
-            }
-        });
-        let port = receiver
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the server process reports its port");
-        Self {
-            child,
-            address: format!("http://127.0.0.1:{port}"),
-            client: reqwest::Client::builder()
-                .timeout(Duration::from_secs(120))
-                .build()
-                .unwrap(),
-        }
-    }
-
-    async fn register(&self, username: &str) -> TestUser {
-        let response = self
-            .client
-            .post(self.at("/api/v1/auth/register"))
-            .json(&json!({"username": username, "password": PASSWORD}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 201);
-        TestUser::registered(&response.json().await.unwrap())
-    }
-
-    /// Sends SIGTERM (through the `kill` utility: this crate has no
-    /// unsafe code and no libc).
-    fn terminate(&self) {
-        let status = Command::new("kill")
-            .arg("-TERM")
-            .arg(self.child.id().to_string())
-            .status()
-            .expect("run kill");
-        assert!(status.success());
-    }
-
-    /// Waits (blocking, bounded) for the process to exit.
-    fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
-        let until = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < until, "the server process did not exit");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Server for ServerProcess {
-    fn client(&self) -> &reqwest::Client {
-        &self.client
-    }
-    fn base(&self) -> &str {
-        &self.address
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The backend pids of the LISTEN connections held on `database`.
 fn listeners(admin: &mut PgConnection, database: &str) -> Vec<i32> {

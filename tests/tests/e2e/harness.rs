@@ -189,6 +189,17 @@ pub async fn spawn_app_with(backend: Backend, customize: impl FnOnce(&mut Config
         Backend::Sqlite => TestDatabase::sqlite(),
         Backend::Postgres => TestDatabase::postgres(),
     };
+    spawn_app_on(database, customize).await
+}
+
+/// Starts a server on `database` (which the returned app owns and removes),
+/// with [`test_config`] after `customize` has changed it (it may point the
+/// server at the database through another address, e.g. a proxy).
+pub async fn spawn_app_on(database: TestDatabase, customize: impl FnOnce(&mut Config)) -> TestApp {
+    let backend = match database {
+        TestDatabase::Sqlite(_) => Backend::Sqlite,
+        TestDatabase::Postgres { .. } => Backend::Postgres,
+    };
     let mut config = test_config(database.url());
     customize(&mut config);
     let clock = ManualClock::starting_now();
@@ -221,7 +232,7 @@ pub enum TestDatabase {
 }
 
 impl TestDatabase {
-    fn sqlite() -> Self {
+    pub fn sqlite() -> Self {
         let path =
             std::env::temp_dir().join(format!("stratego-e2e-{}.db", uuid::Uuid::new_v4().simple()));
         Self::Sqlite(path)
@@ -241,9 +252,15 @@ impl TestDatabase {
                      are built (else they are ignored) and when they run"
                 )
             });
+        Self::postgres_on(admin_url)
+    }
+
+    /// A new database on the PostgreSQL server of `admin_url`, where the
+    /// user may create databases.
+    pub fn postgres_on(admin_url: String) -> Self {
         let name = format!("stratego_e2e_{}", uuid::Uuid::new_v4().simple());
         let mut admin =
-            PgConnection::establish(&admin_url).expect("TEST_DATABASE_URL accepts connections");
+            PgConnection::establish(&admin_url).expect("the admin URL accepts connections");
         diesel::sql_query(format!("CREATE DATABASE \"{name}\""))
             .execute(&mut admin)
             .expect("create a test database");
