@@ -15,12 +15,15 @@ async fn a_short_load_run_has_no_errors() {
     let address: SocketAddr = app.address.trim_start_matches("http://").parse().unwrap();
     let options = Options {
         clients: 3,
-        move_seconds: 2.0,
+        // Bounded by counts, not by time: the deadlines only stop a run
+        // that hangs, so a loaded machine cannot make this test fail.
+        move_seconds: 120.0,
+        max_moves: 30,
         view_seconds: 1.0,
         long_games: 1,
         long_plies: 120,
         late_from: 100,
-        long_seconds: 5.0,
+        long_seconds: 120.0,
         // The server runs in this process.
         pid: Some(std::process::id()),
         ..Options::new(address)
@@ -31,7 +34,7 @@ async fn a_short_load_run_has_no_errors() {
     assert_eq!(report.errors, 0, "{table}");
     let moves = &report.rows[0];
     assert_eq!(moves.kind, "POST /games/{id}/moves");
-    assert!(moves.latency.count > 10, "{table}");
+    assert!(moves.latency.count >= 30, "{table}");
     assert!(report.views_per_second > 0.0, "{table}");
     assert!(report.games_started >= 3, "{table}");
     let long = &report.long_games;
