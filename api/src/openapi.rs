@@ -158,7 +158,9 @@ pub fn problem_response(
             .build(),
     );
     match kind {
-        ProblemKind::RateLimited | ProblemKind::ServiceUnavailable => {
+        ProblemKind::RateLimited
+        | ProblemKind::TooManyStreams
+        | ProblemKind::ServiceUnavailable => {
             builder = builder.header(
                 "Retry-After",
                 HeaderBuilder::new()
@@ -249,7 +251,9 @@ fn example_extensions(error: ApiError, kind: ProblemKind, status: u16) -> ApiErr
                 {"problem": "wrong_count", "piece": "scout", "expected": 8, "found": 7}]),
         ),
         (ProblemKind::RateLimited, _) => error.with_extension("retry_after", 42),
-        (ProblemKind::TooManyStreams, _) => error.with_extension("max_streams", 5),
+        (ProblemKind::TooManyStreams, _) => error
+            .with_extension("max_streams", 5)
+            .with_extension("retry_after", 15),
         _ => error,
     }
 }
@@ -356,7 +360,8 @@ problem_response!(
     ProblemKind::TooManyStreams,
     429,
     "The caller already has the maximum number of open streams on this server \
-     (MAX_STREAMS_PER_USER, default 5); close one first",
+     (MAX_STREAMS_PER_USER, default 5); close one, then retry after Retry-After \
+     seconds",
     "at most 5 streams may be open at once; close one first"
 );
 
@@ -678,9 +683,20 @@ fn problem_schemas(schemas: &mut Schemas) {
                     position the move would bring back stood; absent otherwise",
             });
         }
+        let mut members = vec![member];
+        if name == "TooManyStreamsProblem" {
+            problem["properties"]["retry_after"] = serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "description": "Whole seconds (as `Retry-After`) within which a stream \
+                    the caller closed frees its slot: the keep-alive interval \
+                    (SSE_KEEPALIVE_SECONDS)",
+            });
+            members.push("retry_after");
+        }
         if required {
             if let Some(list) = problem["required"].as_array_mut() {
-                list.push(serde_json::Value::String(member.into()));
+                list.extend(members.into_iter().map(serde_json::Value::from));
             }
         }
         schemas.insert(name.into(), problem);

@@ -13,7 +13,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use uuid::Uuid;
 
 use crate::db;
-use crate::error::{ApiError, ProblemKind};
+use crate::error::ApiError;
 use crate::events::notifier::Wake;
 use crate::events::streams::StreamPermit;
 use crate::events::{self, Event, UserSubscription};
@@ -238,12 +238,10 @@ pub fn open_stream(state: &AppState, user: Uuid) -> Result<StreamPermit, ApiErro
         return Err(ApiError::unavailable("the server is shutting down"));
     }
     state.notifier.streams().try_open(user).ok_or_else(|| {
-        let max = state.notifier.streams().max_per_user();
-        ApiError::new(
-            ProblemKind::TooManyStreams,
-            format!("at most {max} streams may be open at once; close one first"),
+        ApiError::too_many_streams(
+            state.notifier.streams().max_per_user(),
+            state.config.sse_keepalive_seconds,
         )
-        .with_extension("max_streams", max)
     })
 }
 

@@ -336,10 +336,7 @@ fn every_answer_documents_its_headers() {
                 resolved["headers"]["X-Request-Id"].is_object(),
                 "{id} {status} has no X-Request-Id"
             );
-            if ["429", "503"].contains(&status.as_str())
-                && id != "stream_events"
-                && id != "stream_game"
-            {
+            if ["429", "503"].contains(&status.as_str()) {
                 assert!(
                     resolved["headers"]["Retry-After"].is_object(),
                     "{id} {status}"
