@@ -442,8 +442,18 @@ pub fn finish(
     }
     operations(&mut value, bad_request_example);
     response_headers(&mut value);
-    match serde_json::from_value(value) {
-        Ok(finished) => finished,
+    match serde_json::from_value::<utoipa::openapi::OpenApi>(value) {
+        Ok(mut finished) => {
+            // A JSON value sorts its keys: give the paths back the order the
+            // routes registered them in, which Swagger UI lists them in.
+            let registered: Vec<&String> = doc.paths.paths.keys().collect();
+            let rank = |path: &String| registered.iter().position(|p| *p == path);
+            finished
+                .paths
+                .paths
+                .sort_by(|a, _, b, _| rank(a).cmp(&rank(b)));
+            finished
+        }
         Err(error) => {
             tracing::error!(%error, "cannot finish the OpenAPI document");
             doc

@@ -410,6 +410,64 @@ fn summaries_are_short_and_plain_and_tags_ordered() {
     assert_eq!(wait["example"], 0);
 }
 
+/// Swagger UI lists a tag's operations in the order of the document's
+/// paths: that of a first game, not the alphabet (which put "Log in"
+/// before "Create an account" and the variants last).
+#[test]
+fn operations_are_listed_in_the_order_of_a_first_game() {
+    let doc = api::openapi_document();
+    let mut listed: Vec<(String, Vec<String>)> = Vec::new();
+    for item in doc.paths.paths.values() {
+        // One path's methods: GET before POST, as served.
+        let item = serde_json::to_value(item).unwrap();
+        for operation in item.as_object().unwrap().values() {
+            let tag = operation["tags"][0].as_str().unwrap().to_owned();
+            let id = operation["operationId"].as_str().unwrap().to_owned();
+            match listed.iter_mut().find(|(t, _)| *t == tag) {
+                Some((_, ids)) => ids.push(id),
+                None => listed.push((tag, vec![id])),
+            }
+        }
+    }
+    let of = |tag: &str| listed.iter().find(|(t, _)| t == tag).unwrap().1.clone();
+    assert_eq!(
+        of("accounts"),
+        [
+            "register_user",
+            "login_user",
+            "refresh_token",
+            "logout_user",
+            "get_me"
+        ]
+    );
+    assert_eq!(
+        of("games"),
+        [
+            "list_variants",
+            "list_games",
+            "create_game",
+            "get_game",
+            "join_game",
+            "decline_game",
+            "abort_game",
+            "place_setup",
+            "list_moves",
+            "play_move",
+            "resign_game",
+            "draw_game",
+        ]
+    );
+    assert_eq!(
+        of("events"),
+        ["list_events", "stream_events", "stream_game"]
+    );
+    // The served JSON keeps that order.
+    let served = serde_json::to_string(&doc).unwrap();
+    let at = |path: &str| served.find(&format!("\"{path}\":{{")).unwrap();
+    assert!(at("/api/v1/auth/register") < at("/api/v1/auth/login"));
+    assert!(at("/api/v1/variants") < at("/api/v1/games"));
+}
+
 /// A YAML 1.1 parser (PyYAML, which loads unquoted dates as dates) reads
 /// `openapi.yaml` as exactly the served JSON. Skipped, saying so, where
 /// `python3 -c 'import yaml'` fails.
