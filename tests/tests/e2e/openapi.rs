@@ -468,6 +468,34 @@ fn operations_are_listed_in_the_order_of_a_first_game() {
     assert!(at("/api/v1/variants") < at("/api/v1/games"));
 }
 
+/// Every JSON answer has a written example (on the answer or its schema),
+/// so Swagger UI never shows one it made up (`"old_number": "string"`).
+#[test]
+fn every_json_answer_has_a_written_example() {
+    let doc = document();
+    for (path, method, operation) in operations(&doc) {
+        for (status, response) in operation["responses"].as_object().unwrap() {
+            let resolved = match response["$ref"].as_str() {
+                Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap(),
+                None => response,
+            };
+            for (media, content) in resolved["content"].as_object().into_iter().flatten() {
+                if !media.contains("json") {
+                    continue;
+                }
+                let schema = match content["schema"]["$ref"].as_str() {
+                    Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap(),
+                    None => &content["schema"],
+                };
+                assert!(
+                    content.get("example").is_some() || schema.get("example").is_some(),
+                    "{method} {path} {status} {media} has no written example"
+                );
+            }
+        }
+    }
+}
+
 /// A YAML 1.1 parser (PyYAML, which loads unquoted dates as dates) reads
 /// `openapi.yaml` as exactly the served JSON. Skipped, saying so, where
 /// `python3 -c 'import yaml'` fails.
