@@ -41,7 +41,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 pub struct EventsQuery {
     /// Return the events with an id greater than this (default 0: from the
     /// start). Pass the last id you have seen.
-    #[param(minimum = 0, example = 41)]
+    #[param(minimum = 0, example = 0)]
     pub after: Option<i64>,
     /// Documented by [`WaitParam`].
     #[param(ignore)]
@@ -144,6 +144,10 @@ pub struct StreamQuery {
 }
 
 /// The caller's events as Server-Sent Events.
+///
+/// Not for Swagger UI's "Try it out", which waits for the end of the answer
+/// and a stream has none: watch it with `curl -N -H "Authorization: Bearer
+/// <token>" http://127.0.0.1:8080/api/v1/events/stream`.
 ///
 /// Each event is sent as `id: <event id>`, `event: <type>` and `data:
 /// <the event as JSON, as in GET /events>`. A reconnecting client sends
