@@ -35,7 +35,7 @@ const context = await chromium.launchPersistentContext(profile, {
     "--disable-component-update",
     "--disable-sync",
   ],
-  viewport: { width: 1100, height: 800 },
+  viewport: { width: 960, height: 800 },
 });
 
 const local = new URL(base);
@@ -127,5 +127,18 @@ async function tryItOut(page, tag, operationId, shot) {
   const body = await response.locator(".response-col_description pre").first().innerText();
   await block.scrollIntoViewIfNeeded();
   await block.screenshot({ path: join(shots, shot) });
+  // The same block cut below the response body: small enough for the README
+  // (docs/images/swagger-try-it-out.png is one of these).
+  const onPage = (el) => {
+    const box = el.getBoundingClientRect();
+    return { x: box.x + scrollX, y: box.y + scrollY, width: box.width, bottom: box.bottom + scrollY };
+  };
+  const top = await block.evaluate(onPage);
+  const end = await response.locator(".response-col_description pre").first().evaluate(onPage);
+  await page.screenshot({
+    path: join(shots, shot.replace(/\.png$/, "-answer.png")),
+    fullPage: true,
+    clip: { x: top.x, y: top.y, width: top.width, height: end.bottom + 12 - top.y },
+  });
   return { status, body };
 }
