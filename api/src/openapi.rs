@@ -439,6 +439,7 @@ pub fn finish(
         setup_request(schemas);
         closed_strings(schemas);
         examples::add(schemas);
+        title_union_members(schemas);
     }
     operations(&mut value, bad_request_example);
     response_headers(&mut value);
@@ -501,6 +502,30 @@ fn tag_of(variant: &serde_json::Value, property: &str) -> Option<String> {
         .pointer(&format!("/properties/{property}/enum/0"))
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
+}
+
+/// Every schema a `oneOf` names gets its name as `title`: Swagger UI shows a
+/// union's members by title (without one, as `#0 object`, `#1 object`, ...).
+/// Generators name a component by its key, which is the same.
+fn title_union_members(schemas: &mut Schemas) {
+    let members: Vec<String> = schemas
+        .values()
+        .filter_map(|schema| schema["oneOf"].as_array())
+        .flatten()
+        .filter_map(|member| member["$ref"].as_str())
+        .filter_map(|reference| reference.strip_prefix(&schema_ref("")))
+        .map(str::to_owned)
+        .collect();
+    for name in members {
+        if let Some(schema) = schemas
+            .get_mut(&name)
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            schema
+                .entry("title")
+                .or_insert_with(|| serde_json::Value::String(name.clone()));
+        }
+    }
 }
 
 /// `Event` (on the wire: `id`, `created_at` and a payload tagged by `type`)

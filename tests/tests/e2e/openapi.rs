@@ -461,6 +461,25 @@ fn operations_are_listed_in_the_order_of_a_first_game() {
     assert!(at("/api/v1/variants") < at("/api/v1/games"));
 }
 
+/// Swagger UI names a union's members by their `title` (else `#0 object`,
+/// `#1 object`, ...): each one named in a `oneOf` has its schema name.
+#[test]
+fn union_members_are_titled_by_name() {
+    let doc = document();
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    let mut checked = 0;
+    for union in schemas.values() {
+        for member in union["oneOf"].as_array().into_iter().flatten() {
+            if let Some(name) = member["$ref"].as_str() {
+                let name = name.trim_start_matches("#/components/schemas/");
+                assert_eq!(schemas[name]["title"], name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 9 + 5 + 2, "{checked}");
+}
+
 /// Every JSON answer has a written example (on the answer or its schema),
 /// so Swagger UI never shows one it made up (`"old_number": "string"`).
 #[test]
