@@ -74,7 +74,10 @@ impl Modify for BearerScheme {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some(
-                        "An access token from /api/v1/auth/login, /register or /refresh.",
+                        "The `access_token` of `POST /api/v1/auth/login` (or `/register`, \
+                         `/refresh`), pasted as is: Swagger UI puts `Bearer ` in front. \
+                         It lasts 15 minutes by default (ACCESS_TOKEN_TTL_SECONDS); after \
+                         a 401, log in or refresh again.",
                     ))
                     .build(),
             ),
