@@ -23,7 +23,8 @@ mkdirSync(shots, { recursive: true });
 
 const profile = mkdtempSync(join(tmpdir(), "swagger-chromium-"));
 const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
+  // Debian's chromium; swagger.sh checks that it is there.
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
   args: [
     "--headless",

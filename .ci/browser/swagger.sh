@@ -39,4 +39,4 @@ token="$(curl -fsS -X POST "$base/api/v1/auth/login" -H 'Content-Type: applicati
     -d "$credentials" | node -e \
     'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).access_token))')"
 
-node "$work/swagger.mjs" "$base" "$token" "$username" "$shots"
+CHROMIUM="$CHROMIUM" node "$work/swagger.mjs" "$base" "$token" "$username" "$shots"
