@@ -258,8 +258,26 @@ impl ApiError {
             ProblemKind::RateLimited,
             format!("too many attempts; retry in {seconds} seconds"),
         )
-        .with_header(header::RETRY_AFTER, HeaderValue::from(seconds))
-        .with_extension("retry_after", seconds)
+        .with_retry_after(seconds)
+    }
+
+    /// 429 `too_many_streams`: `max_streams` open already. A closed stream
+    /// frees its slot when the server next writes to it, a keep-alive at
+    /// the latest, so `Retry-After` is the keep-alive interval
+    /// (docs/errors.md).
+    pub fn too_many_streams(max_streams: usize, keepalive_seconds: u64) -> Self {
+        Self::new(
+            ProblemKind::TooManyStreams,
+            format!("at most {max_streams} streams may be open at once; close one first"),
+        )
+        .with_extension("max_streams", max_streams)
+        .with_retry_after(keepalive_seconds.max(1))
+    }
+
+    /// `Retry-After` and the same number as `retry_after`.
+    fn with_retry_after(self, seconds: u64) -> Self {
+        self.with_header(header::RETRY_AFTER, HeaderValue::from(seconds))
+            .with_extension("retry_after", seconds)
     }
 
     pub fn internal(cause: impl Into<BoxError>) -> Self {
@@ -788,6 +806,18 @@ mod tests {
         assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "17");
         assert_eq!(body_of(&error)["retry_after"], 17);
+    }
+
+    #[test]
+    fn too_many_streams_carries_retry_after() {
+        let error = ApiError::too_many_streams(5, 15);
+        let response = error.error_response();
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "15");
+        let body = body_of(&error);
+        assert_eq!(body["code"], "too_many_streams");
+        assert_eq!(body["max_streams"], 5);
+        assert_eq!(body["retry_after"], 15);
     }
 
     #[test]

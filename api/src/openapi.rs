@@ -78,7 +78,10 @@ impl Modify for BearerScheme {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some(
-                        "An access token from /api/v1/auth/login, /register or /refresh.",
+                        "The `access_token` of `POST /api/v1/auth/login` (or `/register`, \
+                         `/refresh`), pasted as is: Swagger UI puts `Bearer ` in front. \
+                         It lasts 15 minutes by default (ACCESS_TOKEN_TTL_SECONDS); after \
+                         a 401, log in or refresh again.",
                     ))
                     .build(),
             ),
@@ -162,7 +165,9 @@ pub fn problem_response(
             .build(),
     );
     match kind {
-        ProblemKind::RateLimited | ProblemKind::ServiceUnavailable => {
+        ProblemKind::RateLimited
+        | ProblemKind::TooManyStreams
+        | ProblemKind::ServiceUnavailable => {
             builder = builder.header(
                 "Retry-After",
                 HeaderBuilder::new()
@@ -253,7 +258,9 @@ fn example_extensions(error: ApiError, kind: ProblemKind, status: u16) -> ApiErr
                 {"problem": "wrong_count", "piece": "scout", "expected": 8, "found": 7}]),
         ),
         (ProblemKind::RateLimited, _) => error.with_extension("retry_after", 42),
-        (ProblemKind::TooManyStreams, _) => error.with_extension("max_streams", 5),
+        (ProblemKind::TooManyStreams, _) => error
+            .with_extension("max_streams", 5)
+            .with_extension("retry_after", 15),
         _ => error,
     }
 }
@@ -374,7 +381,8 @@ problem_response!(
     ProblemKind::TooManyStreams,
     429,
     "The caller already has the maximum number of open streams on this server \
-     (MAX_STREAMS_PER_USER, default 5); close one first",
+     (MAX_STREAMS_PER_USER, default 5); close one, then retry after Retry-After \
+     seconds",
     "at most 5 streams may be open at once; close one first"
 );
 
@@ -452,11 +460,22 @@ pub fn finish(
         setup_request(schemas);
         closed_strings(schemas);
         examples::add(schemas);
+        title_union_members(schemas);
     }
     operations(&mut value, bad_request_example);
     response_headers(&mut value);
-    match serde_json::from_value(value) {
-        Ok(finished) => finished,
+    match serde_json::from_value::<utoipa::openapi::OpenApi>(value) {
+        Ok(mut finished) => {
+            // A JSON value sorts its keys: give the paths back the order the
+            // routes registered them in, which Swagger UI lists them in.
+            let registered: Vec<&String> = doc.paths.paths.keys().collect();
+            let rank = |path: &String| registered.iter().position(|p| *p == path);
+            finished
+                .paths
+                .paths
+                .sort_by(|a, _, b, _| rank(a).cmp(&rank(b)));
+            finished
+        }
         Err(error) => {
             tracing::error!(%error, "cannot finish the OpenAPI document");
             doc
@@ -504,6 +523,30 @@ fn tag_of(variant: &serde_json::Value, property: &str) -> Option<String> {
         .pointer(&format!("/properties/{property}/enum/0"))
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
+}
+
+/// Every schema a `oneOf` names gets its name as `title`: Swagger UI shows a
+/// union's members by title (without one, as `#0 object`, `#1 object`, ...).
+/// Generators name a component by its key, which is the same.
+fn title_union_members(schemas: &mut Schemas) {
+    let members: Vec<String> = schemas
+        .values()
+        .filter_map(|schema| schema["oneOf"].as_array())
+        .flatten()
+        .filter_map(|member| member["$ref"].as_str())
+        .filter_map(|reference| reference.strip_prefix(&schema_ref("")))
+        .map(str::to_owned)
+        .collect();
+    for name in members {
+        if let Some(schema) = schemas
+            .get_mut(&name)
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            schema
+                .entry("title")
+                .or_insert_with(|| serde_json::Value::String(name.clone()));
+        }
+    }
 }
 
 /// `Event` (on the wire: `id`, `created_at` and a payload tagged by `type`)
@@ -696,9 +739,20 @@ fn problem_schemas(schemas: &mut Schemas) {
                     position the move would bring back stood; absent otherwise",
             });
         }
+        let mut members = vec![member];
+        if name == "TooManyStreamsProblem" {
+            problem["properties"]["retry_after"] = serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "description": "Whole seconds (as `Retry-After`) within which a stream \
+                    the caller closed frees its slot: the keep-alive interval \
+                    (SSE_KEEPALIVE_SECONDS)",
+            });
+            members.push("retry_after");
+        }
         if required {
             if let Some(list) = problem["required"].as_array_mut() {
-                list.push(serde_json::Value::String(member.into()));
+                list.extend(members.into_iter().map(serde_json::Value::from));
             }
         }
         schemas.insert(name.into(), problem);

@@ -13,7 +13,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use uuid::Uuid;
 
 use crate::db;
-use crate::error::{ApiError, ProblemKind};
+use crate::error::ApiError;
 use crate::events::notifier::Wake;
 use crate::events::streams::StreamPermit;
 use crate::events::{self, Event, UserSubscription};
@@ -41,7 +41,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 pub struct EventsQuery {
     /// Return the events with an id greater than this (default 0: from the
     /// start). Pass the last id you have seen.
-    #[param(minimum = 0, example = 41)]
+    #[param(minimum = 0, example = 0)]
     pub after: Option<i64>,
     /// Documented by [`WaitParam`].
     #[param(ignore)]
@@ -145,6 +145,10 @@ pub struct StreamQuery {
 
 /// The caller's events as Server-Sent Events.
 ///
+/// Not for Swagger UI's "Try it out", which waits for the end of the answer
+/// and a stream has none: watch it with `curl -N -H "Authorization: Bearer
+/// <token>" http://127.0.0.1:8080/api/v1/events/stream`.
+///
 /// Each event is sent as `id: <event id>`, `event: <type>` and `data:
 /// <the event as JSON, as in GET /events>`. A reconnecting client sends
 /// `Last-Event-ID` (browsers do so by themselves) and the stream resumes
@@ -238,12 +242,10 @@ pub fn open_stream(state: &AppState, user: Uuid) -> Result<StreamPermit, ApiErro
         return Err(ApiError::unavailable("the server is shutting down"));
     }
     state.notifier.streams().try_open(user).ok_or_else(|| {
-        let max = state.notifier.streams().max_per_user();
-        ApiError::new(
-            ProblemKind::TooManyStreams,
-            format!("at most {max} streams may be open at once; close one first"),
+        ApiError::too_many_streams(
+            state.notifier.streams().max_per_user(),
+            state.config.sse_keepalive_seconds,
         )
-        .with_extension("max_streams", max)
     })
 }
 

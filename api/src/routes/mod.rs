@@ -34,13 +34,17 @@ pub fn configure(cfg: &mut ServiceConfig) {
 }
 
 /// Routes under `/api/v1`.
+///
+/// The order is the one Swagger UI lists them in within each tag: that of
+/// a first game (register, log in, look at the variants, create, join, set
+/// up, move ...).
 fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(auth::configure);
     cfg.configure(me::configure);
     cfg.configure(setups::configure);
     cfg.configure(events::configure);
-    cfg.configure(games::configure);
     cfg.configure(variants::configure);
+    cfg.configure(games::configure);
 }
 
 /// The 400 example each operation can really get (none reads a JSON body

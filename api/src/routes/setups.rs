@@ -57,6 +57,11 @@ impl From<SetupToSave> for NewSetup {
 
 /// Your saved setups.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"setups": [{"id": "0b8e4c1a-3f6d-4e7a-9c2b-5d1e8f7a6b40",
+    "name": "fortress", "variant": "duel", "placement": {"a1": "flag", "b1": "bomb",
+    "c1": "bomb", "d1": "spy", "e1": "scout", "f1": "scout", "g1": "miner", "h1": "miner",
+    "i1": "general", "j1": "marshal"},
+    "created_at": "2026-11-30T10:00:00Z", "updated_at": "2026-11-30T10:00:00Z"}]}))]
 pub struct SetupList {
     pub setups: Vec<SavedSetup>,
 }

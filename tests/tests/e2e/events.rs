@@ -292,8 +292,12 @@ backend_tests! {
         let first = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
         let _second = SseReader::new(open_stream(&app, "/api/v1/events/stream", &ann, None).await);
         let third = open_stream(&app, "/api/v1/events/stream", &ann, None).await;
+        // Retry-After is the keep-alive interval: a closed stream frees its
+        // slot by then.
+        assert_eq!(third.headers()["retry-after"], "1");
         let body = assert_problem(third, 429, "too_many_streams").await;
         assert_eq!(body["max_streams"], 2);
+        assert_eq!(body["retry_after"], 1);
         // The cap is per user: Bob may still open one.
         let mut idle = SseReader::new(open_stream(&app, "/api/v1/events/stream", &bo, None).await);
         // An idle stream gets keep-alive comments (every second here).

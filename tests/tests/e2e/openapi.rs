@@ -336,10 +336,7 @@ fn every_answer_documents_its_headers() {
                 resolved["headers"]["X-Request-Id"].is_object(),
                 "{id} {status} has no X-Request-Id"
             );
-            if ["429", "503"].contains(&status.as_str())
-                && id != "stream_events"
-                && id != "stream_game"
-            {
+            if ["429", "503"].contains(&status.as_str()) {
                 assert!(
                     resolved["headers"]["Retry-After"].is_object(),
                     "{id} {status}"
@@ -407,13 +404,132 @@ fn summaries_are_short_and_plain_and_tags_ordered() {
     for tag in doc["tags"].as_array().unwrap() {
         assert!(tag["description"].is_string());
     }
-    let wait = doc["paths"]["/api/v1/events"]["get"]["parameters"]
+}
+
+/// Swagger UI lists a tag's operations in the order of the document's
+/// paths: that of a first game, not the alphabet (which put "Log in"
+/// before "Create an account" and the variants last).
+#[test]
+fn operations_are_listed_in_the_order_of_a_first_game() {
+    let doc = api::openapi_document();
+    let mut listed: Vec<(String, Vec<String>)> = Vec::new();
+    for item in doc.paths.paths.values() {
+        // One path's methods in the order they are served (a JSON value
+        // would sort them by name).
+        let item = serde_json::to_value(item).unwrap();
+        let methods = [
+            "get", "put", "post", "delete", "options", "head", "patch", "trace",
+        ];
+        for operation in methods.iter().filter_map(|m| item.get(*m)) {
+            let tag = operation["tags"][0].as_str().unwrap().to_owned();
+            let id = operation["operationId"].as_str().unwrap().to_owned();
+            match listed.iter_mut().find(|(t, _)| *t == tag) {
+                Some((_, ids)) => ids.push(id),
+                None => listed.push((tag, vec![id])),
+            }
+        }
+    }
+    let of = |tag: &str| listed.iter().find(|(t, _)| t == tag).unwrap().1.clone();
+    assert_eq!(
+        of("accounts"),
+        [
+            "register_user",
+            "login_user",
+            "refresh_token",
+            "logout_user",
+            "get_me",
+            "delete_me",
+            "change_password",
+            "end_sessions"
+        ]
+    );
+    assert_eq!(
+        of("games"),
+        [
+            "list_variants",
+            "list_games",
+            "create_game",
+            "get_game",
+            "join_game",
+            "decline_game",
+            "abort_game",
+            "place_setup",
+            "list_moves",
+            "play_move",
+            "resign_game",
+            "draw_game",
+        ]
+    );
+    assert_eq!(
+        of("events"),
+        ["list_events", "stream_events", "stream_game"]
+    );
+    // The served JSON keeps that order.
+    let served = serde_json::to_string(&doc).unwrap();
+    let at = |path: &str| served.find(&format!("\"{path}\":{{")).unwrap();
+    assert!(at("/api/v1/auth/register") < at("/api/v1/auth/login"));
+    assert!(at("/api/v1/variants") < at("/api/v1/games"));
+}
+
+/// Swagger UI names a union's members by their `title` (else `#0 object`,
+/// `#1 object`, ...): each one named in a `oneOf` has its schema name.
+#[test]
+fn union_members_are_titled_by_name() {
+    let doc = document();
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    let mut checked = 0;
+    for union in schemas.values() {
+        for member in union["oneOf"].as_array().into_iter().flatten() {
+            if let Some(name) = member["$ref"].as_str() {
+                let name = name.trim_start_matches("#/components/schemas/");
+                assert_eq!(schemas[name]["title"], name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 9 + 5 + 2, "{checked}");
+}
+
+/// Every JSON answer has a written example (on the answer or its schema),
+/// so Swagger UI never shows one it made up (`"old_number": "string"`).
+#[test]
+fn every_json_answer_has_a_written_example() {
+    let doc = document();
+    for (path, method, operation) in operations(&doc) {
+        for (status, response) in operation["responses"].as_object().unwrap() {
+            let resolved = match response["$ref"].as_str() {
+                Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap(),
+                None => response,
+            };
+            for (media, content) in resolved["content"].as_object().into_iter().flatten() {
+                if !media.contains("json") {
+                    continue;
+                }
+                let schema = match content["schema"]["$ref"].as_str() {
+                    Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap(),
+                    None => &content["schema"],
+                };
+                assert!(
+                    content.get("example").is_some() || schema.get("example").is_some(),
+                    "{method} {path} {status} {media} has no written example"
+                );
+            }
+        }
+    }
+}
+
+/// "Try it out" on the event feed answers at once, with the caller's events
+/// from the start: `wait` and `after` are pre-filled with 0.
+#[test]
+fn the_event_feed_tries_out_at_once_from_the_start() {
+    let doc = document();
+    let parameters = doc["paths"]["/api/v1/events"]["get"]["parameters"]
         .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "wait")
         .unwrap();
-    assert_eq!(wait["example"], 0);
+    for name in ["wait", "after"] {
+        let parameter = parameters.iter().find(|p| p["name"] == name).unwrap();
+        assert_eq!(parameter["example"], 0, "{name}");
+    }
 }
 
 /// A YAML 1.1 parser (PyYAML, which loads unquoted dates as dates) reads

@@ -20,6 +20,10 @@ use crate::state::AppState;
 
 /// One game as the caller may see it, as Server-Sent Events.
 ///
+/// Not for Swagger UI's "Try it out", which waits for the end of the answer
+/// and a stream has none: watch it with `curl -N -H "Authorization: Bearer
+/// <token>" http://127.0.0.1:8080/api/v1/games/<id>/stream`.
+///
 /// Sends the caller's current view of the game at once (`event: game`,
 /// `id: <version>`, `data: <exactly what GET /games/{id} answers>`), then
 /// the caller's new view after every change of the game, from whichever
