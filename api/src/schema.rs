@@ -108,6 +108,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// At most one rematch per finished game (docs/lifecycle.md).
+    rematches (game_id) {
+        game_id -> Text,
+        rematch_id -> Text,
+        offered_by -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(events -> users (user_id));
 diesel::joinable!(saved_setups -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -117,5 +127,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_actions,
     idempotency_keys,
     events,
-    saved_setups
+    saved_setups,
+    rematches
 );

@@ -27,6 +27,7 @@ pub mod list;
 pub mod notices;
 pub mod play;
 pub mod record;
+pub mod rematch;
 pub mod reminders;
 pub mod requests;
 pub mod resign;

@@ -23,6 +23,16 @@ pub enum EventPayload {
         /// The challenger's username
         from: String,
     },
+    /// Your opponent of a finished game offers a rematch: a new game with
+    /// the same rules and the colors swapped, `game_id`, waiting for you to
+    /// join (accept) or decline it like a challenge (sent to the opponent).
+    RematchOffered {
+        game_id: Uuid,
+        /// The finished game
+        rematch_of: Uuid,
+        /// The offering player's username
+        from: String,
+    },
     /// Your challenge was declined (sent to the challenger).
     ChallengeDeclined {
         game_id: Uuid,
@@ -97,6 +107,7 @@ impl EventPayload {
     pub fn kind(&self) -> &'static str {
         match self {
             Self::ChallengeReceived { .. } => "challenge_received",
+            Self::RematchOffered { .. } => "rematch_offered",
             Self::ChallengeDeclined { .. } => "challenge_declined",
             Self::OpponentJoined { .. } => "opponent_joined",
             Self::GameAborted { .. } => "game_aborted",
@@ -111,6 +122,7 @@ impl EventPayload {
     pub fn game_id(&self) -> Uuid {
         match self {
             Self::ChallengeReceived { game_id, .. }
+            | Self::RematchOffered { game_id, .. }
             | Self::ChallengeDeclined { game_id, .. }
             | Self::OpponentJoined { game_id, .. }
             | Self::GameAborted { game_id, .. }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::db::DbConnection;
-use crate::schema::{game_actions, games, users};
+use crate::schema::{game_actions, games, rematches, users};
 
 // The `status` column is read and written only through this type
 // (docs/lifecycle.md); it is also the `status` clients see.
@@ -454,4 +454,38 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
         }
     }
     query.limit(filter.limit).load(conn)
+}
+
+/// The rematch offered after game `game_id`, if any.
+pub fn rematch_of(conn: &mut DbConnection, game_id: &str) -> QueryResult<Option<String>> {
+    rematches::table
+        .find(game_id)
+        .select(rematches::rematch_id)
+        .first(conn)
+        .optional()
+}
+
+/// Records `rematch_id` as the rematch of `game_id`; `Ok(false)` if that
+/// game has one already (a concurrent offer won).
+pub fn insert_rematch(
+    conn: &mut DbConnection,
+    game_id: &str,
+    rematch_id: &str,
+    offered_by: &str,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    use diesel::result::{DatabaseErrorKind, Error};
+    let inserted = diesel::insert_into(rematches::table)
+        .values((
+            rematches::game_id.eq(game_id),
+            rematches::rematch_id.eq(rematch_id),
+            rematches::offered_by.eq(offered_by),
+            rematches::created_at.eq(now),
+        ))
+        .execute(conn);
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
+        Err(other) => Err(other),
+    }
 }

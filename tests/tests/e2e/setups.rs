@@ -177,3 +177,52 @@ backend_tests! {
         assert!(body["detail"].as_str().unwrap().contains("50"), "{body}");
     }
 }
+
+backend_tests! {
+    async fn a_rematch_swaps_the_colors_and_is_offered_once(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let eve = app.register_user("eve").await;
+        let rules = json!({"silent_defense": true, "two_square_limit": 5});
+        let body = json!({"variant": "barrage", "color": "red", "opponent": "bob",
+                          "days_per_move": 2, "rules": rules});
+        let id = create_game(&app, &ann, &body).await;
+        let path = format!("/api/v1/games/{id}/rematch");
+        // Not before the end.
+        join_game(&app, &id, &bob).await;
+        assert_problem(app.post_json(&path, Some(&bob.access_token), &json!({})).await,
+                       409, "wrong_phase").await;
+        place_setup(&app, &id, &ann, 1).await;
+        place_setup(&app, &id, &bob, 2).await;
+        post_ok(&app, &format!("/api/v1/games/{id}/resign"), &ann, &json!({}), 200).await;
+        // Only a player may offer it.
+        assert_problem(app.post_json(&path, Some(&eve.access_token), &json!({})).await,
+                       403, "forbidden").await;
+
+        let offered = post_ok(&app, &path, &bob, &json!({}), 201).await;
+        let new_id = offered["id"].as_str().unwrap().to_owned();
+        assert_ne!(new_id, id);
+        assert_eq!(offered["status"], "waiting");
+        assert_eq!(offered["variant"], "barrage");
+        assert_eq!(offered["days_per_move"], 2);
+        assert_eq!(offered["rules"]["silent_defense"], true);
+        assert_eq!(offered["rules"]["two_square_limit"], 5);
+        // Bob was Blue; now he is Red, and Ann is challenged.
+        assert_eq!(offered["players"]["red"]["id"], json!(bob.id));
+        assert!(offered["players"]["blue"].is_null());
+        let events = feed(&app, &ann).await;
+        let offer = events.iter().find(|e| e["type"] == "rematch_offered").expect("an offer");
+        assert_eq!(offer["game_id"], json!(new_id));
+        assert_eq!(offer["rematch_of"], json!(id));
+        assert_eq!(offer["from"], "bob");
+        // Once per game, whoever asks.
+        for user in [&ann, &bob] {
+            assert_problem(app.post_json(&path, Some(&user.access_token), &json!({})).await,
+                           409, "wrong_phase").await;
+        }
+        // Ann accepts by joining: she is Blue now.
+        let joined = join_game(&app, &new_id, &ann).await;
+        assert_eq!(joined["players"]["blue"]["id"], json!(ann.id));
+        assert_eq!(joined["players"]["red"]["id"], json!(bob.id));
+    }
+}

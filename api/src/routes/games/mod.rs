@@ -44,6 +44,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(list_moves)
         .service(resign_game)
         .service(draw_game)
+        .service(offer_rematch)
         .service(stream::stream_game);
 }
 
@@ -563,6 +564,44 @@ pub async fn resign_game(
     let idem = idempotency(&req, &(), StatusCode::OK)?;
     let result = games::resign::resign(&state.games, &caller(&user), id, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+}
+
+/// Offer a rematch
+///
+/// After a finished game, either player may offer the other a new game with
+/// the same variant, rules and clock and the colors swapped: a challenge the
+/// opponent joins or declines (event `rematch_offered`). One per game.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "offer_rematch",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The finished game"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
+    ),
+    responses(
+        (status = 201, description = "The new game, as its creator sees it", body = GameView,
+         headers(("ETag" = String, description = "Tag of this view"))),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 403, response = crate::openapi::Forbidden),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 409, response = GameConflict),
+        (status = 422, response = GameUnprocessable),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/games/{id}/rematch")]
+pub async fn offer_rematch(
+    req: HttpRequest,
+    user: AuthUser,
+    state: web::Data<AppState>,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let idem = idempotency(&req, &(), StatusCode::CREATED)?;
+    let result = games::rematch::rematch(&state.games, &caller(&user), id, idem.clone()).await;
+    finish(&state, user.id, idem.as_ref(), result, StatusCode::CREATED).await
 }
 
 /// Offer a draw, or accept or decline the opponent's offer (docs/rules.md: an

@@ -1,0 +1,93 @@
+//! `rematch`: after a finished game, one player offers the other a new game
+//! with the same variant, rules and clock and the colors swapped. The new
+//! game is a challenge: the opponent joins it (accepts) or declines it
+//! (docs/lifecycle.md). A game has at most one rematch.
+
+use uuid::Uuid;
+
+use super::answers::{game_view, GameView};
+use super::error::GameError;
+use super::fetch::{load, names_for};
+use super::notices::{EventPayload, Notice};
+use super::record::{GameRecord, Phase};
+use super::step::player_color;
+use super::written::{self, Answered, Change, Idempotency};
+use super::{Caller, Context};
+use crate::storage::games as store;
+use crate::storage::to_db_time;
+use crate::storage::users;
+
+pub async fn rematch(
+    ctx: &Context,
+    caller: &Caller,
+    game_id: Uuid,
+    idempotency: Option<Idempotency>,
+) -> Result<Answered<GameView>, GameError> {
+    let me = caller.id;
+    let my_name = caller.name.clone();
+    let new_id = Uuid::new_v4();
+    written::commit(ctx, me, idempotency, move |conn, now| {
+        let old = load(conn, game_id)?;
+        let color = player_color(&old, me, "offer a rematch")?;
+        if !matches!(old.phase, Phase::Finished(_)) {
+            return Err(GameError::wrong_phase(
+                "a rematch follows a finished game, and this one is not",
+            )
+            .into());
+        }
+        if store::rematch_of(conn, &old.id.to_string())?.is_some() {
+            return Err(already_offered().into());
+        }
+        let opponent = old.player(color.opponent()).ok_or_else(|| {
+            GameError::internal(format!("finished game {game_id} lacks a player"))
+        })?;
+        let gone = users::find_by_id(conn, &opponent.to_string())?
+            .is_none_or(|row| row.deleted_at.is_some());
+        if gone {
+            return Err(GameError::wrong_phase("the opponent's account was deleted").into());
+        }
+        // Colors swapped: the one who offers takes the other side.
+        let mine = color.opponent();
+        let record = GameRecord {
+            id: new_id,
+            variant: old.variant,
+            rules: old.rules,
+            version: 1,
+            creator: me,
+            red: (mine == domain::Color::Red).then_some(me),
+            blue: (mine == domain::Color::Blue).then_some(me),
+            challenged: Some(opponent),
+            days_per_move: old.days_per_move,
+            setups: domain::Setups::new(),
+            phase: Phase::Waiting,
+            deadline: None,
+            reminded_version: None,
+            created_at: now,
+            updated_at: now,
+        };
+        store::insert(conn, &record.to_row()?)?;
+        let (old_id, new) = (old.id.to_string(), new_id.to_string());
+        if !store::insert_rematch(conn, &old_id, &new, &me.to_string(), to_db_time(now))? {
+            return Err(already_offered().into());
+        }
+        let names = names_for(conn, &[&record])?;
+        Ok(Change {
+            value: game_view(&record, &names, Some(me)),
+            game_id: new_id,
+            version: record.version,
+            notices: vec![Notice::new(
+                opponent,
+                EventPayload::RematchOffered {
+                    game_id: new_id,
+                    rematch_of: game_id,
+                    from: my_name.clone(),
+                },
+            )],
+        })
+    })
+    .await
+}
+
+fn already_offered() -> GameError {
+    GameError::wrong_phase("a rematch of this game was already offered")
+}
