@@ -1,6 +1,7 @@
 //! The information audit: random games over every variant and many rule
 //! options, played through the API. At every ply each player and a
-//! spectator read the game; every view is checked against the full truth
+//! spectator read the game, and each of them watches the game's stream;
+//! every view and every stream frame is checked against the full truth
 //! (a rank is shown only when it is the viewer's own, revealed, or the game
 //! is over), every ETag is shown to depend on nothing but the game, its
 //! version and the viewer, every refusal is checked for ranks, and at the
@@ -64,6 +65,7 @@ struct Counts {
     refusals: usize,
     history_moves: usize,
     events: usize,
+    stream_frames: usize,
 }
 
 /// Every piece name, to look for in texts that must not carry one.
@@ -174,6 +176,38 @@ async fn whole_feed(app: &TestApp, user: &TestUser) -> Vec<Value> {
     }
 }
 
+/// Watches `path` as `user` in the background: every frame's data, until
+/// the frame of version `last` (once it is known) has come.
+fn watch(
+    app: &TestApp,
+    path: String,
+    user: &TestUser,
+    last: tokio::sync::watch::Receiver<i64>,
+) -> tokio::task::JoinHandle<Vec<String>> {
+    let request = app
+        .client
+        .get(app.url(&path))
+        .bearer_auth(&user.access_token);
+    tokio::spawn(async move {
+        let mut reader = SseReader::new(request.send().await.unwrap());
+        let mut frames = Vec::new();
+        let mut seen = 0;
+        while seen < *last.borrow() || *last.borrow() == 0 {
+            let wait = std::time::Duration::from_millis(500);
+            match tokio::time::timeout(wait, reader.next_frame(FRAME_LIMIT)).await {
+                Ok(Some(frame)) => {
+                    assert_eq!(frame.event.as_deref(), Some("game"));
+                    seen = frame.id.as_deref().unwrap().parse().unwrap();
+                    frames.push(frame.data);
+                }
+                Ok(None) => break,
+                Err(_) => {}
+            }
+        }
+        frames
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn audit_game(
     app: &TestApp,
@@ -186,6 +220,21 @@ async fn audit_game(
     counts: &mut Counts,
 ) {
     let mut game = random_match(app, red.clone(), blue.clone(), variant, rules, seed).await;
+    let readers = [
+        (&game.red, Viewer::Player(Color::Red)),
+        (&game.blue, Viewer::Player(Color::Blue)),
+        (spectator, Viewer::Spectator),
+    ];
+    let (last_version, last) = tokio::sync::watch::channel(0);
+    let watchers: Vec<_> = readers
+        .iter()
+        .map(|(user, viewer)| {
+            let watcher = watch(app, game.path("/stream"), user, last.clone());
+            (watcher, *viewer)
+        })
+        .collect();
+    // The truth at every version, for the frames.
+    let mut truths = vec![(game.version, game.local.clone())];
     let mut records: Vec<MoveRecord> = Vec::new();
     let mut rng = SplitMix64::new(seed);
     look(app, &game, spectator, counts).await;
@@ -194,10 +243,28 @@ async fn audit_game(
         let m = legal[rng.below(legal.len())];
         play(app, &mut game, m, None).await;
         records.push(*game.local.full_truth().last_move().unwrap());
+        truths.push((game.version, game.local.clone()));
         look(app, &game, spectator, counts).await;
     }
     counts.games += 1;
     counts.plies += records.len();
+    last_version.send_replace(game.version);
+
+    // Every frame of every stream: the view of its reader at its version.
+    for (watcher, viewer) in watchers {
+        let frames = watcher.await.unwrap();
+        assert!(!frames.is_empty(), "{viewer:?} saw no frame");
+        for data in frames {
+            let view: Value = serde_json::from_str(&data).unwrap();
+            let version = view["version"].as_i64().unwrap();
+            let (_, truth) = truths
+                .iter()
+                .find(|(v, _)| *v == version)
+                .unwrap_or_else(|| panic!("a frame of unknown version {version}"));
+            scan_board(&view, truth, viewer);
+            counts.stream_frames += 1;
+        }
+    }
 
     // The histories, read now (after the end every rank is public).
     let finished = game.local.is_finished();
@@ -235,7 +302,9 @@ async fn audit_game(
 }
 
 backend_tests! {
-    async fn no_reader_learns_a_rank_it_may_not_know(app) {
+    // A stream's slot is freed when the server next writes to it (a
+    // keep-alive at the latest); one game after another opens more.
+    async fn no_reader_learns_a_rank_it_may_not_know(app, config = |c| c.max_streams_per_user = 64) {
         let (red, blue) = two_users(&app, "audit").await;
         let spectator = app.register_user("audit_watch").await;
         let mut counts = Counts::default();
@@ -249,5 +318,6 @@ backend_tests! {
         eprintln!("audit: {counts:?}");
         assert_eq!(counts.games, Variant::ALL.len() * rule_options().len());
         assert!(counts.plies > 500 && counts.events > 300, "{counts:?}");
+        assert!(counts.stream_frames > 3 * counts.games, "{counts:?}");
     }
 }
