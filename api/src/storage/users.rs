@@ -33,7 +33,7 @@ pub fn find_by_username(conn: &mut DbConnection, username: &str) -> QueryResult<
     users::table
         .filter(users::username_key.eq(username_key(username)))
         .select(UserRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -41,6 +41,6 @@ pub fn find_by_id(conn: &mut DbConnection, id: &str) -> QueryResult<Option<UserR
     users::table
         .find(id)
         .select(UserRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
