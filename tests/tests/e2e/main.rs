@@ -27,5 +27,6 @@ mod openapi;
 mod operations;
 mod reminders;
 mod statements;
+mod stored_forms;
 mod support;
 mod variants;
