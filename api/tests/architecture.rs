@@ -155,6 +155,20 @@ fn below_the_routes_nothing_knows_http() {
     assert!(offenders.is_empty(), "{offenders:#?}");
 }
 
+/// See `api/src/storage/mod.rs`: a one-row read must not bind a `LIMIT`.
+#[test]
+fn storage_reads_one_row_without_a_bound_limit() {
+    let offenders: Vec<String> = modules()["storage"]
+        .iter()
+        .filter(|file| code_of(file).contains(".first("))
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "use get_result (no LIMIT) in {offenders:?}"
+    );
+}
+
 #[test]
 fn the_scan_would_see_a_cycle() {
     let mut edges = edges();

@@ -138,6 +138,15 @@ impl PieceId {
     pub const fn get(self) -> u8 {
         self.0
     }
+
+    /// The id with this raw number, if it can be one.
+    pub(crate) const fn from_raw(n: u8) -> Option<PieceId> {
+        if n < Self::END {
+            Some(PieceId(n))
+        } else {
+            None
+        }
+    }
 }
 
 /// The full truth about a game: every rank, where every piece stands, what

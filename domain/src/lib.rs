@@ -10,6 +10,7 @@
 
 mod board_string;
 mod chase;
+mod compact;
 mod error;
 mod game;
 mod piece;

@@ -41,68 +41,81 @@ impl Placement {
     /// problem is reported, in a stable order (entry problems in entry order,
     /// then wrong counts in piece order).
     pub fn validate(&self, variant: Variant, color: Color) -> Result<Setup, Vec<SetupProblem>> {
-        let mut problems = Vec::new();
-        let mut occupied = [false; 100];
-        let mut counts = [0usize; 12];
-        let mut pieces = Vec::with_capacity(self.entries.len());
-        for (square_name, piece_name) in &self.entries {
-            let square = match square_name.parse::<Square>() {
-                Ok(sq) => Some(sq),
-                Err(_) => {
-                    problems.push(SetupProblem::BadSquare {
-                        square: truncate(square_name),
-                    });
-                    None
-                }
-            };
-            let piece = match piece_name.parse::<Piece>() {
-                Ok(p) => {
-                    counts[p.index()] += 1;
-                    Some(p)
-                }
-                Err(_) => {
-                    problems.push(SetupProblem::UnknownPiece {
-                        square: truncate(square_name),
-                        piece: truncate(piece_name),
-                    });
-                    None
-                }
-            };
-            let Some(square) = square else { continue };
-            if occupied[square.index()] {
-                problems.push(SetupProblem::DuplicateSquare { square });
-                continue;
-            }
-            occupied[square.index()] = true;
-            if square.is_lake() {
-                problems.push(SetupProblem::Lake { square });
-            } else if !variant.in_zone(color, square) {
-                problems.push(SetupProblem::OutsideZone { square });
-            } else if let Some(piece) = piece {
-                pieces.push((square, piece));
-            }
-        }
-        for piece in Piece::ALL {
-            let expected = variant.count(piece) as usize;
-            let found = counts[piece.index()];
-            if found != expected {
-                problems.push(SetupProblem::WrongCount {
-                    piece,
-                    expected,
-                    found,
+        let entries = self.entries.iter().map(|(square_name, piece_name)| {
+            let square = square_name
+                .parse::<Square>()
+                .map_err(|_| SetupProblem::BadSquare {
+                    square: truncate(square_name),
                 });
+            let piece = piece_name
+                .parse::<Piece>()
+                .map_err(|_| SetupProblem::UnknownPiece {
+                    square: truncate(square_name),
+                    piece: truncate(piece_name),
+                });
+            (square, piece)
+        });
+        check(variant, color, entries)
+    }
+}
+
+/// The checks of [`Placement::validate`], on entries already read: each
+/// entry's square and piece, or the problem with each.
+fn check(
+    variant: Variant,
+    color: Color,
+    entries: impl Iterator<Item = (Result<Square, SetupProblem>, Result<Piece, SetupProblem>)>,
+) -> Result<Setup, Vec<SetupProblem>> {
+    let mut problems = Vec::new();
+    let mut occupied = [false; 100];
+    let mut counts = [0usize; 12];
+    let mut pieces = Vec::with_capacity(entries.size_hint().0);
+    for (square, piece) in entries {
+        let square = square.map_err(|p| problems.push(p)).ok();
+        let piece = match piece {
+            Ok(p) => {
+                counts[p.index()] += 1;
+                Some(p)
             }
+            Err(problem) => {
+                problems.push(problem);
+                None
+            }
+        };
+        let Some(square) = square else { continue };
+        if occupied[square.index()] {
+            problems.push(SetupProblem::DuplicateSquare { square });
+            continue;
         }
-        if problems.is_empty() {
-            pieces.sort_unstable_by_key(|&(s, _)| s);
-            Ok(Setup {
-                variant,
-                color,
-                pieces,
-            })
-        } else {
-            Err(problems)
+        occupied[square.index()] = true;
+        if square.is_lake() {
+            problems.push(SetupProblem::Lake { square });
+        } else if !variant.in_zone(color, square) {
+            problems.push(SetupProblem::OutsideZone { square });
+        } else if let Some(piece) = piece {
+            pieces.push((square, piece));
         }
+    }
+    for piece in Piece::ALL {
+        let expected = variant.count(piece) as usize;
+        let found = counts[piece.index()];
+        if found != expected {
+            problems.push(SetupProblem::WrongCount {
+                piece,
+                expected,
+                found,
+            });
+        }
+    }
+    if problems.is_empty() {
+        pieces.sort_unstable_by_key(|&(s, _)| s);
+        Ok(Setup {
+            variant,
+            color,
+            pieces,
+        })
+    } else {
+        Err(problems)
     }
 }
 
@@ -241,6 +254,16 @@ impl Setup {
         }
     }
 
+    /// `pieces` as `color`'s army in `variant`, with the checks of
+    /// [`Placement::validate`].
+    pub(crate) fn checked(
+        variant: Variant,
+        color: Color,
+        pieces: &[(Square, Piece)],
+    ) -> Result<Setup, SetupProblems> {
+        check(variant, color, pieces.iter().map(|&(s, p)| (Ok(s), Ok(p)))).map_err(SetupProblems)
+    }
+
     /// Back to an unvalidated placement (square and piece names).
     pub fn to_placement(&self) -> Placement {
         Placement::from_pairs(
@@ -309,13 +332,8 @@ impl fmt::Display for SetupProblems {
 impl TryFrom<SetupRepr> for Setup {
     type Error = SetupProblems;
     fn try_from(r: SetupRepr) -> Result<Setup, SetupProblems> {
-        Placement::from_pairs(
-            r.placement
-                .into_iter()
-                .map(|(s, p)| (s.to_string(), p.name().to_string())),
-        )
-        .validate(r.variant, r.color)
-        .map_err(SetupProblems)
+        let pieces: Vec<(Square, Piece)> = r.placement.into_iter().collect();
+        Setup::checked(r.variant, r.color, &pieces)
     }
 }
 

@@ -21,27 +21,27 @@ const OLDEST_FORMAT: u32 = 1;
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GameState {
-    format: u32,
-    variant: Variant,
-    rules: Rules,
-    turn: Color,
-    ply: u32,
-    plies_without_battle: u32,
-    result: Option<GameResult>,
-    draw_offer: Option<Color>,
+    pub(crate) format: u32,
+    pub(crate) variant: Variant,
+    pub(crate) rules: Rules,
+    pub(crate) turn: Color,
+    pub(crate) ply: u32,
+    pub(crate) plies_without_battle: u32,
+    pub(crate) result: Option<GameResult>,
+    pub(crate) draw_offer: Option<Color>,
     /// Every piece of the game, on the board or captured.
-    pieces: Vec<StoredPiece>,
+    pub(crate) pieces: Vec<StoredPiece>,
     /// Captured pieces of each color by id, in capture order.
-    captured: ByColor<Vec<PieceId>>,
+    pub(crate) captured: ByColor<Vec<PieceId>>,
     /// Each player's most recent moves (at most 10), oldest first.
-    recent_moves: ByColor<Vec<StoredMove>>,
+    pub(crate) recent_moves: ByColor<Vec<StoredMove>>,
     /// The pieces that made each player's rescues.
-    rescuers: ByColor<Vec<PieceId>>,
-    last_move: Option<MoveRecord>,
+    pub(crate) rescuers: ByColor<Vec<PieceId>>,
+    pub(crate) last_move: Option<MoveRecord>,
     /// Each player's chase as the chaser (more-squares rule), `null` when
     /// there is none. Absent in format 1.
     #[serde(default)]
-    chases: ByColor<Option<StoredChase>>,
+    pub(crate) chases: ByColor<Option<StoredChase>>,
 }
 
 /// A continuous chase (more-squares rule). The pieces its last move
@@ -49,39 +49,67 @@ pub(crate) struct GameState {
 /// the chaser's last move (`last_move`) ended.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StoredChase {
+pub(crate) struct StoredChase {
     /// The ply after which the first remembered position stood; the others
     /// follow two plies apart.
-    since_ply: u32,
+    pub(crate) since_ply: u32,
     /// The hash of the position after each of the chaser's moves in the
     /// chase (16 hex digits each; see `crate::chase`), oldest first.
-    positions: Vec<String>,
+    pub(crate) positions: Vec<PositionHash>,
     /// The opponent's pieces that have evaded during the chase.
-    evading: Vec<PieceId>,
+    pub(crate) evading: Vec<PieceId>,
+}
+
+/// A position hash, written as 16 hex digits.
+#[derive(Clone, Copy)]
+pub(crate) struct PositionHash(pub(crate) u64);
+
+impl Serialize for PositionHash {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&format_args!("{:016x}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for PositionHash {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        (text.len() == 16)
+            .then(|| u64::from_str_radix(&text, 16).ok())
+            .flatten()
+            .map(PositionHash)
+            .ok_or_else(|| serde::de::Error::custom(format!("bad chase position `{text}`")))
+    }
 }
 
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StoredPiece {
-    id: PieceId,
-    color: Color,
-    piece: Piece,
+pub(crate) struct StoredPiece {
+    pub(crate) id: PieceId,
+    pub(crate) color: Color,
+    pub(crate) piece: Piece,
     /// `None` when captured.
-    square: Option<Square>,
-    revealed: bool,
-    moved: bool,
+    pub(crate) square: Option<Square>,
+    pub(crate) revealed: bool,
+    pub(crate) moved: bool,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StoredMove {
-    piece: PieceId,
-    from: Square,
-    to: Square,
+pub(crate) struct StoredMove {
+    pub(crate) piece: PieceId,
+    pub(crate) from: Square,
+    pub(crate) to: Square,
 }
 
 impl From<Game> for GameState {
     fn from(g: Game) -> GameState {
+        GameState::of(&g)
+    }
+}
+
+impl GameState {
+    /// The stored form of `g`.
+    pub(crate) fn of(g: &Game) -> GameState {
         let id = |i: u8| g.units[i as usize].id;
         let by_color = |f: &dyn Fn(Color) -> Vec<PieceId>| ByColor {
             red: f(Color::Red),
@@ -110,14 +138,14 @@ impl From<Game> for GameState {
                 .collect(),
             captured: by_color(&|c| g.captured[c.index()].iter().map(|&i| id(i)).collect()),
             recent_moves: ByColor {
-                red: stored_moves(&g, Color::Red),
-                blue: stored_moves(&g, Color::Blue),
+                red: stored_moves(g, Color::Red),
+                blue: stored_moves(g, Color::Blue),
             },
             rescuers: by_color(&|c| g.rescuers[c.index()].to_vec()),
             last_move: g.last_move,
             chases: ByColor {
-                red: stored_chase(&g, Color::Red),
-                blue: stored_chase(&g, Color::Blue),
+                red: stored_chase(g, Color::Red),
+                blue: stored_chase(g, Color::Blue),
             },
         }
     }
@@ -127,7 +155,7 @@ fn stored_chase(g: &Game, color: Color) -> Option<StoredChase> {
     let c = &g.chases[color.index()];
     c.is_on().then(|| StoredChase {
         since_ply: c.first_ply,
-        positions: c.positions.iter().map(|h| format!("{h:016x}")).collect(),
+        positions: c.positions.iter().map(|&h| PositionHash(h)).collect(),
         evading: (0..g.units.len() as u8)
             .filter(|&i| c.evading & bit(i) != 0)
             .map(|i| g.units[i as usize].id)
@@ -147,11 +175,7 @@ fn read_chase(game: &Game, color: Color, stored: &StoredChase) -> Result<Chase, 
     }
     let mut chase = Chase::stored(stored.since_ply);
     for p in &stored.positions {
-        let hash = (p.len() == 16)
-            .then(|| u64::from_str_radix(p, 16).ok())
-            .flatten()
-            .ok_or_else(|| StateError(format!("bad chase position `{p}`")))?;
-        chase.push_stored(hash);
+        chase.push_stored(p.0);
     }
     for &id in &stored.evading {
         let unit = game
@@ -209,6 +233,12 @@ fn stored_moves(g: &Game, color: Color) -> Vec<StoredMove> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("stored game is not valid: {0}")]
 pub struct StateError(String);
+
+impl StateError {
+    pub(crate) fn new(msg: String) -> StateError {
+        StateError(msg)
+    }
+}
 
 fn bad<T>(msg: impl Into<String>) -> Result<T, StateError> {
     Err(StateError(msg.into()))

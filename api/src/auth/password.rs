@@ -1,13 +1,12 @@
 //! Password hashing with argon2id at OWASP's minimum parameters
 //! (19 MiB of memory, 2 iterations, 1 lane). Hashing is deliberately slow,
-//! so the async helpers run it on a few dedicated threads (see [`HashPool`]).
+//! so the async helpers run it on a dedicated thread (see [`HashPool`]).
 
 use std::cell::RefCell;
 
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use rand::RngCore;
-use std::num::NonZeroUsize;
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 
 fn hasher() -> Argon2<'static> {
@@ -121,21 +120,24 @@ fn verify_phc(password: &str, phc: &str) -> Option<bool> {
 /// Argon2 needs 19 MiB per hash. Run on actix's blocking pool (up to
 /// hundreds of threads), a burst of logins would hash on as many threads at
 /// once, and the allocator keeps each thread's freed 19 MiB for reuse: a few
-/// hundred registrations left the process at about 700 MiB. A small pool of
-/// dedicated threads (one per core: hashing is CPU-bound, more would not be
-/// faster) bounds both the CPU and the memory hashing can take; requests
-/// beyond it wait in line.
+/// hundred registrations left the process at about 700 MiB. One dedicated
+/// thread bounds both the CPU and the memory hashing can take to one hash
+/// at a time (a few dozen a second; logins are rate-limited far below
+/// that); requests beyond it wait in line. One thread per core made the
+/// process keep one work area per core for good: 19 MiB more resident per
+/// core after the first logins (BENCHMARKS.md, "Instructions per request").
 struct HashPool {
     jobs: mpsc::Sender<Job>,
 }
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// Passwords hashed at the same time (see [`HashPool`]).
+const HASHING_THREADS: usize = 1;
+
 impl HashPool {
     fn start() -> HashPool {
-        let threads = std::thread::available_parallelism()
-            .map(NonZeroUsize::get)
-            .unwrap_or(2);
+        let threads = HASHING_THREADS;
         let (sender, receiver) = mpsc::channel::<Job>();
         let receiver = Arc::new(Mutex::new(receiver));
         for n in 0..threads {

@@ -1,7 +1,8 @@
 //! Access tokens (short-lived HS256 JWTs) and refresh tokens (random, kept
 //! only as a SHA-256 hash).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use base64::Engine;
 use chrono::Duration;
@@ -57,7 +58,26 @@ pub enum TokenError {
 /// replicas differ a little).
 const ISSUED_AT_LEEWAY_SECONDS: i64 = 5;
 
+/// How many verified access tokens are remembered (about 400 bytes each);
+/// when full, all are forgotten and verified again on their next use.
+const VERIFIED_TOKENS: usize = 1024;
+
+/// What a token whose signature and claims were checked proved, and the
+/// times that must be checked again on every use.
+#[derive(Clone)]
+struct Verified {
+    identity: TokenIdentity,
+    iat: i64,
+    exp: i64,
+}
+
 pub struct TokenService {
+    /// Tokens already verified, by their exact text: checking the signature
+    /// and parsing the claims again on every request was 8% of a view's
+    /// instructions (BENCHMARKS.md, "Instructions per request"). The key
+    /// is fixed for the life of the process, so a token that verified once
+    /// always would; its times are still checked on every use.
+    verified: Mutex<HashMap<String, Verified>>,
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
@@ -89,6 +109,7 @@ impl TokenService {
         validation.validate_nbf = false;
         validation.leeway = 0;
         Ok(Self {
+            verified: Mutex::new(HashMap::new()),
             encoding,
             decoding,
             validation,
@@ -125,31 +146,59 @@ impl TokenService {
     }
 
     pub fn verify(&self, token: &str) -> Result<TokenIdentity, TokenError> {
-        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|e| match e.kind() {
-                ErrorKind::ExpiredSignature => TokenError::Expired,
-                _ => TokenError::Invalid,
-            })?;
-        let claims = data.claims;
         let now = self.clock.now().timestamp();
-        if claims.exp <= now {
+        let known = self
+            .verified
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(token)
+            .cloned();
+        let verified = match known {
+            Some(verified) => verified,
+            None => {
+                let verified = self.check_signature(token)?;
+                let mut known = self.verified.lock().unwrap_or_else(PoisonError::into_inner);
+                if known.len() >= VERIFIED_TOKENS {
+                    known.clear();
+                }
+                known.insert(token.to_owned(), verified.clone());
+                verified
+            }
+        };
+        if verified.exp <= now {
             return Err(TokenError::Expired);
         }
         // A token this server signed was issued in the past (give or take
         // the clock difference between replicas) for at most the configured
         // lifetime; anything else was forged with the key or minted by a
         // misconfigured clock, and is refused.
-        if claims.iat > now + ISSUED_AT_LEEWAY_SECONDS
-            || claims.exp - claims.iat > self.access_ttl.num_seconds()
+        if verified.iat > now + ISSUED_AT_LEEWAY_SECONDS
+            || verified.exp - verified.iat > self.access_ttl.num_seconds()
         {
             return Err(TokenError::Invalid);
         }
+        Ok(verified.identity)
+    }
+
+    /// The signature, algorithm, issuer and audience of `token`, and what
+    /// it says (times not yet checked).
+    fn check_signature(&self, token: &str) -> Result<Verified, TokenError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|e| match e.kind() {
+                ErrorKind::ExpiredSignature => TokenError::Expired,
+                _ => TokenError::Invalid,
+            })?;
+        let claims = data.claims;
         let user_id = Uuid::parse_str(&claims.sub).map_err(|_| TokenError::Invalid)?;
         let session = Uuid::parse_str(&claims.sid).map_err(|_| TokenError::Invalid)?;
-        Ok(TokenIdentity {
-            user_id,
-            username: claims.name,
-            session,
+        Ok(Verified {
+            identity: TokenIdentity {
+                user_id,
+                username: claims.name,
+                session,
+            },
+            iat: claims.iat,
+            exp: claims.exp,
         })
     }
 }
@@ -264,6 +313,41 @@ mod tests {
         let token =
             jsonwebtoken::encode(&Header::new(ALGORITHM), &claims, &tokens.encoding).unwrap();
         assert_eq!(tokens.verify(&token), Err(TokenError::Invalid));
+    }
+
+    #[test]
+    fn a_remembered_token_is_still_the_only_one_accepted() {
+        let clock = ManualClock::starting_now();
+        let tokens = service(clock.clone());
+        let ann = Uuid::new_v4();
+        let token = tokens.issue(ann, "ann", Uuid::new_v4()).unwrap();
+        assert_eq!(tokens.verify(&token).unwrap().user_id, ann);
+        // The same text again is remembered; any other text is checked.
+        assert_eq!(tokens.verify(&token).unwrap().user_id, ann);
+        let mut forged = token.clone().into_bytes();
+        let last = forged.len() - 2;
+        forged[last] = if forged[last] == b'A' { b'B' } else { b'A' };
+        let forged = String::from_utf8(forged).unwrap();
+        assert_eq!(tokens.verify(&forged), Err(TokenError::Invalid));
+        assert_eq!(
+            tokens.verify(&format!("{token}x")),
+            Err(TokenError::Invalid)
+        );
+        // More tokens than are remembered: every one still verifies.
+        let many: Vec<String> = (0..VERIFIED_TOKENS + 10)
+            .map(|i| {
+                tokens
+                    .issue(Uuid::new_v4(), &format!("u{i}"), Uuid::new_v4())
+                    .unwrap()
+            })
+            .collect();
+        for t in &many {
+            assert!(tokens.verify(t).is_ok());
+        }
+        assert_eq!(tokens.verify(&token).unwrap().user_id, ann);
+        clock.advance(Duration::minutes(15));
+        assert_eq!(tokens.verify(&token), Err(TokenError::Expired));
+        assert_eq!(tokens.verify(&many[0]), Err(TokenError::Expired));
     }
 
     #[test]

@@ -272,8 +272,15 @@ pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
 pub fn etag(game: Uuid, version: i64, viewer: Option<Uuid>) -> String {
     let viewer = viewer.map_or_else(|| "-".to_owned(), |u| u.to_string());
     let digest = Sha256::digest(format!("{game}:{version}:{viewer}").as_bytes());
-    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-    format!("\"{hex}\"")
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut tag = String::with_capacity(34);
+    tag.push('"');
+    for b in digest.iter().take(16) {
+        tag.push(char::from(HEX[usize::from(b >> 4)]));
+        tag.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    tag.push('"');
+    tag
 }
 
 /// Whether an `If-Match` / `If-None-Match` header value names `tag`

@@ -7,6 +7,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use domain::{Color, Game, GameResult, Rules, Setup, Setups, Variant, Viewer};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -86,6 +87,20 @@ fn parse_opt_uuid(text: Option<&str>, what: &str, id: &str) -> Result<Option<Uui
     text.map(|t| parse_uuid(t, what, id)).transpose()
 }
 
+/// A stored game or setup: the compact form written since issue 9, or the
+/// JSON document of the rows written before, still read (docs/storage.md).
+/// A row in JSON is written back compact by its next change.
+fn read_stored<T: DeserializeOwned>(
+    text: &str,
+    compact: impl FnOnce(&str) -> Result<T, domain::StateError>,
+) -> Result<T, StoreError> {
+    if text.starts_with('{') {
+        serde_json::from_str(text).map_err(|e| StoreError::Corrupt(e.to_string()))
+    } else {
+        compact(text).map_err(|e| StoreError::Corrupt(e.to_string()))
+    }
+}
+
 fn to_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
@@ -95,7 +110,7 @@ impl GameRecord {
         let id = row.id.as_str();
         let setup = |text: &Option<String>, what: &str| -> Result<Option<Setup>, StoreError> {
             text.as_deref()
-                .map(|t| serde_json::from_str::<Setup>(t).map_err(|_| corrupt(what, id)))
+                .map(|t| read_stored(t, Setup::from_compact).map_err(|_| corrupt(what, id)))
                 .transpose()
         };
         let game = || -> Result<Box<Game>, StoreError> {
@@ -103,7 +118,7 @@ impl GameRecord {
                 .state
                 .as_deref()
                 .ok_or_else(|| corrupt("in play without a state", id))?;
-            serde_json::from_str::<Game>(text)
+            read_stored(text, Game::from_compact)
                 .map(Box::new)
                 .map_err(|_| corrupt("unreadable state", id))
         };
@@ -151,9 +166,9 @@ impl GameRecord {
             blue_user_id: self.blue.map(|u| u.to_string()),
             challenged_user_id: self.challenged.map(|u| u.to_string()),
             days_per_move: self.days_per_move,
-            red_setup: self.setups.get(Color::Red).map(to_json).transpose()?,
-            blue_setup: self.setups.get(Color::Blue).map(to_json).transpose()?,
-            state: game.map(to_json).transpose()?,
+            red_setup: self.setups.get(Color::Red).map(Setup::to_compact),
+            blue_setup: self.setups.get(Color::Blue).map(Setup::to_compact),
+            state: game.map(Game::to_compact),
             turn: match &self.phase {
                 Phase::Playing(game) => Some(game.turn().name().to_owned()),
                 _ => None,

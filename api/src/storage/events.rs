@@ -105,7 +105,7 @@ pub fn record_all(
                 let last: Option<i64> = events::table
                     .filter(events::user_id.eq(&user))
                     .select(diesel::dsl::max(events::seq))
-                    .first(conn)?;
+                    .get_result(conn)?;
                 let seq = last.unwrap_or(0) + 1;
                 diesel::insert_into(events::table)
                     .values(EventRow {
@@ -195,7 +195,7 @@ pub fn last_id(conn: &mut DbConnection, user_id: Uuid) -> Result<i64, DieselErro
     let last: Option<i64> = events::table
         .filter(events::user_id.eq(user_id.to_string()))
         .select(diesel::dsl::max(events::seq))
-        .first(conn)?;
+        .get_result(conn)?;
     Ok(last.unwrap_or(0))
 }
 

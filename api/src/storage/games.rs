@@ -116,7 +116,7 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
     games::table
         .find(id)
         .select(GameRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -339,7 +339,7 @@ pub fn find_with_names(
             blue.field(users::username).nullable(),
             challenged.field(users::username).nullable(),
         ))
-        .first::<(
+        .get_result::<(
             GameRow,
             String,
             Option<String>,

@@ -31,7 +31,7 @@ pub fn find(
     idempotency_keys::table
         .find((user_id, key))
         .select(IdempotencyRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

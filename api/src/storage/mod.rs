@@ -1,5 +1,12 @@
 //! Queries, one module per table group. Functions take `&mut DbConnection`
 //! and are called inside `db::run`, never on an HTTP worker.
+//!
+//! A lookup by a unique key reads its row with `get_result`, never
+//! `first`: `first` sends `LIMIT ?`, and the bundled SQLite (built with
+//! STAT4) prepares a statement again every time a parameter its plan looked
+//! at is bound, so every such read would be parsed and planned anew (a
+//! quarter of a view's instructions; BENCHMARKS.md, "Instructions per
+//! request"). `api/tests/architecture.rs` keeps `first` out of here.
 
 pub mod events;
 pub mod games;

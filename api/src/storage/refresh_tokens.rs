@@ -28,7 +28,7 @@ pub fn find_by_hash(conn: &mut DbConnection, hash: &str) -> QueryResult<Option<R
     refresh_tokens::table
         .filter(refresh_tokens::token_hash.eq(hash))
         .select(RefreshTokenRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

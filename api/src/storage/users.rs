@@ -37,7 +37,7 @@ pub fn find_by_username(conn: &mut DbConnection, username: &str) -> QueryResult<
         .filter(users::username_key.eq(username_key(username)))
         .filter(users::deleted_at.is_null())
         .select(UserRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -45,7 +45,7 @@ pub fn find_by_id(conn: &mut DbConnection, id: &str) -> QueryResult<Option<UserR
     users::table
         .find(id)
         .select(UserRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -36,5 +36,6 @@ mod sessions;
 mod setups;
 mod slow_clients;
 mod statements;
+mod stored_forms;
 mod support;
 mod variants;
