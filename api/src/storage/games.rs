@@ -461,7 +461,7 @@ pub fn rematch_of(conn: &mut DbConnection, game_id: &str) -> QueryResult<Option<
     rematches::table
         .find(game_id)
         .select(rematches::rematch_id)
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

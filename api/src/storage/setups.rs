@@ -77,7 +77,7 @@ pub fn find(
         .filter(saved_setups::id.eq(id))
         .filter(saved_setups::user_id.eq(user_id))
         .select(SavedSetupRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -93,7 +93,7 @@ pub fn find_by_name(
         .filter(saved_setups::variant.eq(variant))
         .filter(saved_setups::name.eq(name))
         .select(SavedSetupRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
