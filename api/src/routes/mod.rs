@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod auth_user;
+pub mod bots;
 pub mod events;
 pub mod extract;
 pub mod games;
@@ -38,6 +39,7 @@ fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(events::configure);
     cfg.configure(games::configure);
     cfg.configure(variants::configure);
+    cfg.configure(bots::configure);
 }
 
 /// The 400 example each operation can really get (none reads a JSON body

@@ -9,6 +9,7 @@
 mod harness;
 
 mod auth;
+mod bots;
 mod contract;
 mod edges;
 mod errors;
