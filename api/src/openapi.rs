@@ -28,7 +28,10 @@ pub const BEARER: &str = "bearer";
 keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger UI: \
 *Authorize*). A second user registers the same way.\n\
 2. Ann: `POST /api/v1/games` with `{\"variant\": \"duel\", \"opponent\": \"bo\"}` (or no \
-`opponent` for an open seat). `GET /api/v1/variants` lists the armies and setup zones.\n\
+`opponent` for an open seat). `GET /api/v1/variants` lists the armies and setup zones. \
+Nobody to play with? Challenge a bot instead (`\"opponent\": \"bot-tactician\"`, or \
+`bot-random`; `GET /api/v1/bots` lists them): it accepts \
+at once (step 3) and places its own setup, then answers every move within seconds.\n\
 3. Bo: `POST /api/v1/games/{id}/join`.\n\
 4. Each player: `POST /api/v1/games/{id}/setup` with `{\"random\": true}` (or a `placement`).\n\
 5. The player whose view has `legal_moves` moves: `POST /api/v1/games/{id}/moves` with \

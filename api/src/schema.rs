@@ -95,12 +95,24 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Which version of a game a bot is being answered for, and until when
+    /// (docs/bots.md).
+    bot_claims (game_id) {
+        game_id -> Text,
+        version -> BigInt,
+        claimed_until -> Timestamp,
+    }
+}
+
 diesel::joinable!(events -> users (user_id));
+diesel::joinable!(bot_claims -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
     games,
     game_actions,
     idempotency_keys,
-    events
+    events,
+    bot_claims
 );

@@ -1,6 +1,8 @@
 //! The bot opponents (docs/bots.md): their accounts, created by a
-//! migration with fixed ids, and what `GET /bots` says about them.
+//! migration with fixed ids, and what `GET /bots` says about them. They
+//! play through `bot_worker`.
 
+use domain::bot::Bot;
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -14,6 +16,8 @@ pub struct BotAccount {
     pub description: &'static str,
     /// 1 (weakest) to 5; see docs/bots.md.
     pub strength: u8,
+    /// How it plays.
+    pub kind: Bot,
 }
 
 /// Every bot, weakest first.
@@ -24,6 +28,7 @@ pub const BOTS: [BotAccount; 2] = [
         description: "Places a random setup and plays a random legal move; declines every \
                       draw offer. For trying the API out.",
         strength: 1,
+        kind: Bot::Random,
     },
     BotAccount {
         id: Uuid::from_u128(0xb070_0000_0000_4000_8000_0000_0000_0002),
@@ -33,6 +38,7 @@ pub const BOTS: [BotAccount; 2] = [
                       keeps its pieces away from what beats them, sends the spy at a known \
                       marshal and miners at suspected bombs.",
         strength: 3,
+        kind: Bot::Tactician,
     },
 ];
 

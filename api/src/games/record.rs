@@ -209,10 +209,19 @@ impl GameRecord {
         self.game().and_then(Game::result)
     }
 
-    /// Whether the current deadline has passed.
+    /// Whether the current deadline has passed. Never on a bot's turn: a
+    /// bot does not time out (docs/bots.md), even when every server was
+    /// down past its deadline.
     pub fn is_overdue(&self, now: DateTime<Utc>) -> bool {
         matches!(self.phase, Phase::Setup | Phase::Playing(_))
             && self.deadline.is_some_and(|d| d <= now)
+            && !self.bot_to_move()
+    }
+
+    /// Whether a bot is the player to move.
+    fn bot_to_move(&self) -> bool {
+        matches!(&self.phase, Phase::Playing(game)
+            if self.player(game.turn()).is_some_and(|u| super::bots::bot(u).is_some()))
     }
 
     /// The deadline of a phase or move starting at `now`.

@@ -1,6 +1,7 @@
 //! Queries, one module per table group. Functions take `&mut DbConnection`
 //! and are called inside `db::run`, never on an HTTP worker.
 
+pub mod bots;
 pub mod events;
 pub mod games;
 pub mod idempotency;
