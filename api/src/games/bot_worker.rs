@@ -92,29 +92,37 @@ pub async fn serve(
     bot: &BotAccount,
     settings: BotSettings,
 ) -> Result<usize, GameError> {
-    let id = bot.id.to_string();
-    let games = db::run_as(&ctx.pool, move |conn| {
-        Ok::<_, GameError>(store::pending(conn, &id, BATCH)?)
-    })
-    .await?;
     let mut actions = 0;
-    for game in games {
-        let Ok(game) = Uuid::parse_str(&game) else {
-            continue;
-        };
-        for _ in 0..STEPS_PER_GAME {
-            match answer(ctx, bot, game, settings).await {
-                Ok(true) => actions += 1,
-                Ok(false) => break,
-                Err(error) => {
-                    // One game's trouble must not stop the others.
-                    tracing::warn!(bot = bot.username, %game, %error, "bot cannot answer");
-                    break;
+    loop {
+        let id = bot.id.to_string();
+        let games = db::run_as(&ctx.pool, move |conn| {
+            Ok::<_, GameError>(store::pending(conn, &id, BATCH)?)
+        })
+        .await?;
+        let full = games.len() as i64 == BATCH;
+        let before = actions;
+        for game in games {
+            let Ok(game) = Uuid::parse_str(&game) else {
+                continue;
+            };
+            for _ in 0..STEPS_PER_GAME {
+                match answer(ctx, bot, game, settings).await {
+                    Ok(true) => actions += 1,
+                    Ok(false) => break,
+                    Err(error) => {
+                        // One game's trouble must not stop the others.
+                        tracing::warn!(bot = bot.username, %game, %error, "bot cannot answer");
+                        break;
+                    }
                 }
             }
         }
+        // A full batch may have left games out; look again while this
+        // pass gets somewhere (otherwise other processes hold them).
+        if !full || actions == before || ctx.notifier.is_shutting_down() {
+            return Ok(actions);
+        }
     }
-    Ok(actions)
 }
 
 /// What a bot has to do in a game, decided from the record.
