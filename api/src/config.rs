@@ -186,6 +186,8 @@ pub mod defaults {
     pub const REMINDER_INTERVAL_SECONDS: u64 = 60;
     pub const DEADLINE_SWEEP_SECONDS: u64 = 30;
     pub const EVENT_RETENTION_DAYS: u32 = 90;
+    pub const BOT_THINK_MILLIS: u64 = 500;
+    pub const BOT_RESCAN_SECONDS: u64 = 30;
 }
 
 /// The complete, validated configuration of one server.
@@ -238,6 +240,11 @@ pub struct Config {
     /// Events older than this many days are deleted (each user's newest
     /// event is always kept, so event ids keep increasing).
     pub event_retention_days: u32,
+    /// The most a bot thinks about one move, in milliseconds.
+    pub bot_think_millis: u64,
+    /// Seconds between two safety looks for games waiting for a bot (a
+    /// bot is woken at once by the games it plays; see docs/bots.md).
+    pub bot_rescan_seconds: u64,
 }
 
 impl Config {
@@ -273,6 +280,8 @@ impl Config {
             reminder_interval_seconds: defaults::REMINDER_INTERVAL_SECONDS,
             deadline_sweep_seconds: defaults::DEADLINE_SWEEP_SECONDS,
             event_retention_days: defaults::EVENT_RETENTION_DAYS,
+            bot_think_millis: defaults::BOT_THINK_MILLIS,
+            bot_rescan_seconds: defaults::BOT_RESCAN_SECONDS,
         }
     }
 }
@@ -468,6 +477,18 @@ pub struct ServerArgs {
           default_value_t = defaults::EVENT_RETENTION_DAYS,
           value_parser = trimmed(value_parser!(u32).range(1..=3650)))]
     pub event_retention_days: u32,
+
+    /// The most a bot thinks about one move, in milliseconds
+    #[arg(long, env = "BOT_THINK_MILLIS", global = true,
+          default_value_t = defaults::BOT_THINK_MILLIS,
+          value_parser = trimmed(value_parser!(u64).range(1..=60_000)))]
+    pub bot_think_millis: u64,
+
+    /// Seconds between two safety looks for games waiting for a bot
+    #[arg(long, env = "BOT_RESCAN_SECONDS", global = true,
+          default_value_t = defaults::BOT_RESCAN_SECONDS,
+          value_parser = trimmed(value_parser!(u64).range(1..=3600)))]
+    pub bot_rescan_seconds: u64,
 }
 
 /// What [`ServerArgs::resolve`] produced, plus anything worth logging once
@@ -543,6 +564,8 @@ impl ServerArgs {
                 reminder_interval_seconds: self.reminder_interval_seconds,
                 deadline_sweep_seconds: self.deadline_sweep_seconds,
                 event_retention_days: self.event_retention_days,
+                bot_think_millis: self.bot_think_millis,
+                bot_rescan_seconds: self.bot_rescan_seconds,
             },
             generated_secret_file,
         })

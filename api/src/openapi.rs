@@ -28,7 +28,10 @@ pub const BEARER: &str = "bearer";
 keep `access_token` and send it as `Authorization: Bearer <token>` (in Swagger UI: \
 *Authorize*). A second user registers the same way.\n\
 2. Ann: `POST /api/v1/games` with `{\"variant\": \"duel\", \"opponent\": \"bo\"}` (or no \
-`opponent` for an open seat). `GET /api/v1/variants` lists the armies and setup zones.\n\
+`opponent` for an open seat). `GET /api/v1/variants` lists the armies and setup zones. \
+Nobody to play with? Challenge a bot instead (`\"opponent\": \"bot-tactician\"`, or \
+`bot-random`; `GET /api/v1/bots` lists them): it accepts \
+at once (step 3) and places its own setup, then answers every move within seconds.\n\
 3. Bo: `POST /api/v1/games/{id}/join`.\n\
 4. Each player: `POST /api/v1/games/{id}/setup` with `{\"random\": true}` (or a `placement`).\n\
 5. The player whose view has `legal_moves` moves: `POST /api/v1/games/{id}/moves` with \
@@ -931,7 +934,7 @@ fn response_headers(doc: &mut serde_json::Value) {
 
 /// A short plain summary per operation; the text the code gives (its doc
 /// comment's first paragraph) opens the description instead.
-const SUMMARIES: [(&str, &str); 23] = [
+const SUMMARIES: [(&str, &str); 24] = [
     ("register_user", "Create an account"),
     ("login_user", "Log in"),
     ("refresh_token", "Refresh the tokens"),
@@ -949,6 +952,7 @@ const SUMMARIES: [(&str, &str); 23] = [
     ("resign_game", "Resign"),
     ("draw_game", "Offer, accept or decline a draw"),
     ("list_variants", "List the variants"),
+    ("list_bots", "List the bots"),
     ("list_events", "List your events"),
     ("stream_events", "Stream your events"),
     ("stream_game", "Stream a game"),

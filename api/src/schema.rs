@@ -47,6 +47,7 @@ diesel::table! {
         state -> Nullable<Text>,
         turn -> Nullable<Text>,
         ply -> Integer,
+        draw_offer -> Nullable<Text>,
         deadline -> Nullable<Timestamp>,
         reminded_version -> Nullable<BigInt>,
         result_winner -> Nullable<Text>,
@@ -118,8 +119,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Which version of a game a bot is being answered for, and until when
+    /// (docs/bots.md).
+    bot_claims (game_id) {
+        game_id -> Text,
+        version -> BigInt,
+        claimed_until -> Timestamp,
+    }
+}
+
 diesel::joinable!(events -> users (user_id));
 diesel::joinable!(saved_setups -> users (user_id));
+diesel::joinable!(bot_claims -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
@@ -128,5 +140,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     events,
     saved_setups,
-    rematches
+    rematches,
+    bot_claims
 );

@@ -161,6 +161,13 @@ impl Application {
             retention_days: config.event_retention_days,
         }
         .spawn();
+        crate::games::bot_worker::spawn(
+            state.games.clone(),
+            crate::games::bot_worker::BotSettings {
+                think: std::time::Duration::from_millis(config.bot_think_millis),
+                rescan: std::time::Duration::from_secs(config.bot_rescan_seconds),
+            },
+        );
         crate::games::clock::spawn_sweep(
             pool.clone(),
             clock,

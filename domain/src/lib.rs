@@ -9,6 +9,7 @@
 //! hold a rank the player may not know.
 
 mod board_string;
+pub mod bot;
 mod chase;
 mod compact;
 mod error;

@@ -37,7 +37,7 @@ pub async fn history(
     .await
 }
 
-fn moves_of(
+pub(super) fn moves_of(
     conn: &mut DbConnection,
     record: &GameRecord,
     viewer: Option<Uuid>,

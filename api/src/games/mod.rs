@@ -11,6 +11,8 @@
 
 pub mod abort;
 pub mod answers;
+pub mod bot_worker;
+pub mod bots;
 pub mod clock;
 pub mod create;
 pub mod decline;

@@ -174,6 +174,10 @@ impl GameRecord {
                 _ => None,
             },
             ply: game.map_or(0, |g| i32::try_from(g.ply()).unwrap_or(i32::MAX)),
+            draw_offer: match &self.phase {
+                Phase::Playing(game) => game.draw_offer().map(|c| c.name().to_owned()),
+                _ => None,
+            },
             deadline: self.deadline.map(to_db_time),
             reminded_version: self.reminded_version,
             result_winner: result.and_then(|r| r.winner).map(|c| c.name().to_owned()),
@@ -224,10 +228,19 @@ impl GameRecord {
         self.game().and_then(Game::result)
     }
 
-    /// Whether the current deadline has passed.
+    /// Whether the current deadline has passed. Never on a bot's turn: a
+    /// bot does not time out (docs/bots.md), even when every server was
+    /// down past its deadline.
     pub fn is_overdue(&self, now: DateTime<Utc>) -> bool {
         matches!(self.phase, Phase::Setup | Phase::Playing(_))
             && self.deadline.is_some_and(|d| d <= now)
+            && !self.bot_to_move()
+    }
+
+    /// Whether a bot is the player to move.
+    fn bot_to_move(&self) -> bool {
+        matches!(&self.phase, Phase::Playing(game)
+            if self.player(game.turn()).is_some_and(|u| super::bots::bot(u).is_some()))
     }
 
     /// The deadline of a phase or move starting at `now`.

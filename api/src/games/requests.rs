@@ -118,7 +118,8 @@ pub struct CreateGameRequest {
     /// default `random`
     #[serde(default)]
     pub color: ColorChoice,
-    /// Username of the user challenged; null for an open seat anyone may take.
+    /// Username of the user challenged (a bot such as `bot-tactician` accepts
+    /// at once: `GET /bots`); null for an open seat anyone may take.
     #[serde(default)]
     pub opponent: Option<String>,
     /// Days allowed for each move and for the setup phase (1-14, default 3).

@@ -10,6 +10,7 @@
 pub mod auth;
 pub mod auth_user;
 pub mod body;
+pub mod bots;
 pub mod events;
 pub mod extract;
 pub mod games;
@@ -36,14 +37,15 @@ pub fn configure(cfg: &mut ServiceConfig) {
 /// Routes under `/api/v1`.
 ///
 /// The order is the one Swagger UI lists them in within each tag: that of
-/// a first game (register, log in, look at the variants, create, join, set
-/// up, move ...).
+/// a first game (register, log in, look at the variants and the bots,
+/// create, join, set up, move ...).
 fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(auth::configure);
     cfg.configure(me::configure);
     cfg.configure(setups::configure);
     cfg.configure(events::configure);
     cfg.configure(variants::configure);
+    cfg.configure(bots::configure);
     cfg.configure(games::configure);
 }
 

@@ -83,6 +83,9 @@ pub struct GameRow {
     pub state: Option<String>,
     pub turn: Option<String>,
     pub ply: i32,
+    /// The color offering a draw, while one stands (the state holds it too;
+    /// this column can be searched: `storage::bots`).
+    pub draw_offer: Option<String>,
     pub deadline: Option<NaiveDateTime>,
     /// Written only by the deadline reminder (events); a game write never
     /// overwrites it.
@@ -134,6 +137,7 @@ struct GameChanges<'a> {
     state: Option<&'a str>,
     turn: Option<&'a str>,
     ply: i32,
+    draw_offer: Option<&'a str>,
     deadline: Option<NaiveDateTime>,
     result_winner: Option<&'a str>,
     result_reason: Option<&'a str>,
@@ -152,6 +156,7 @@ impl<'a> GameChanges<'a> {
             state: row.state.as_deref(),
             turn: row.turn.as_deref(),
             ply: row.ply,
+            draw_offer: row.draw_offer.as_deref(),
             deadline: row.deadline,
             result_winner: row.result_winner.as_deref(),
             result_reason: row.result_reason.as_deref(),
@@ -201,6 +206,7 @@ pub fn save(
                 .bind::<Nullable<Text>, _>(action.and_then(|a| a.record.as_deref()))
                 .bind::<Text, _>(channel)
                 .bind::<Text, _>(message)
+                .bind::<Nullable<Text>, _>(row.draw_offer.as_deref())
                 .load(pg)?;
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
@@ -230,7 +236,7 @@ const SAVE_POSTGRES: &str = "\
 WITH upd AS ( \
     UPDATE games SET status = $3, version = $4, red_user_id = $5, blue_user_id = $6, \
         red_setup = $7, blue_setup = $8, state = $9, turn = $10, ply = $11, deadline = $12, \
-        result_winner = $13, result_reason = $14, updated_at = $15 \
+        result_winner = $13, result_reason = $14, updated_at = $15, draw_offer = $21 \
     WHERE id = $1 AND version = $2 RETURNING id), \
 act AS ( \
     INSERT INTO game_actions (game_id, seq, color, action, record, created_at) \

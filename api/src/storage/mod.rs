@@ -8,6 +8,7 @@
 //! quarter of a view's instructions; BENCHMARKS.md, "Instructions per
 //! request"). `api/tests/architecture.rs` keeps `first` out of here.
 
+pub mod bots;
 pub mod events;
 pub mod games;
 pub mod idempotency;

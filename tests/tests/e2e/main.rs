@@ -10,6 +10,7 @@ mod harness;
 
 mod audit;
 mod auth;
+mod bots;
 mod contract;
 mod database_faults;
 mod edges;

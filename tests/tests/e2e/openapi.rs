@@ -448,6 +448,7 @@ fn operations_are_listed_in_the_order_of_a_first_game() {
         of("games"),
         [
             "list_variants",
+            "list_bots",
             "list_games",
             "create_game",
             "get_game",

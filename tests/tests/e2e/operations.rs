@@ -189,7 +189,16 @@ postgres_tests! {
             .execute(&mut admin)
             .unwrap();
 
-        assert_eq!(app.get("/readyz", None).await.status(), StatusCode::OK);
+        // A pooled connection that died with the database is found on use
+        // and discarded, costing that one request its answer (api/src/db.rs):
+        // at most one 503 per pooled connection, and the pool holds at most
+        // `database_pool_size` (4 here). How many it holds depends on how
+        // much ran at once before (the bots' worker looks at start-up).
+        let mut unavailable = 0;
+        while app.get("/readyz", None).await.status() != StatusCode::OK {
+            unavailable += 1;
+            assert!(unavailable <= 4, "still unavailable after {unavailable} requests");
+        }
         let me = app.get("/api/v1/me", Some(&user.access_token)).await;
         assert_eq!(me.status(), StatusCode::OK);
         assert_eq!(me.json::<Value>().await.unwrap()["username"], "ann");
