@@ -24,6 +24,7 @@ pub mod join;
 pub mod leave;
 pub mod list;
 pub mod notices;
+pub mod picture;
 pub mod play;
 pub mod record;
 pub mod reminders;

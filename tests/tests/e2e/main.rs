@@ -25,6 +25,7 @@ mod load;
 mod more_squares;
 mod openapi;
 mod operations;
+mod pictures;
 mod reminders;
 mod sessions;
 mod statements;

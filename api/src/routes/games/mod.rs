@@ -7,11 +7,12 @@
 //! Every endpoint needs a bearer token; anyone authenticated may watch any
 //! game (a spectator's view holds only public information).
 
+mod pictures;
 mod stream;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse, HttpResponseBuilder};
 use domain::{Piece, Placement, Rescue, Square};
 use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -44,7 +45,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(list_moves)
         .service(resign_game)
         .service(draw_game)
-        .service(stream::stream_game);
+        .service(stream::stream_game)
+        .service(pictures::board_svg);
 }
 
 /// Default wait of a long poll (`wait_for_version`), in seconds.
@@ -241,25 +243,36 @@ pub async fn get_game(
     }
     let (view, version) = games::view::view(&state.games, id, Some(user.id)).await?;
     let tag = answers::etag(id, version, Some(user.id));
+    Ok(conditional(&req, &tag, |mut response| response.json(view)))
+}
+
+/// The answer to a GET of a representation tagged `tag`: 304 without a body
+/// when `If-None-Match` names the tag, otherwise 200 with what `render`
+/// writes; `Cache-Control: private, no-cache` and the `ETag` either way.
+fn conditional(
+    req: &HttpRequest,
+    tag: &str,
+    render: impl FnOnce(HttpResponseBuilder) -> HttpResponse,
+) -> HttpResponse {
     let unchanged = req
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| answers::tag_matches(v, &tag));
+        .is_some_and(|v| answers::tag_matches(v, tag));
     let mut response = if unchanged {
         HttpResponse::build(StatusCode::NOT_MODIFIED)
     } else {
         HttpResponse::Ok()
     };
     response.insert_header((header::CACHE_CONTROL, "private, no-cache"));
-    if let Ok(value) = HeaderValue::from_str(&tag) {
+    if let Ok(value) = HeaderValue::from_str(tag) {
         response.insert_header((header::ETAG, value));
     }
-    Ok(if unchanged {
+    if unchanged {
         response.finish()
     } else {
-        response.json(view)
-    })
+        render(response)
+    }
 }
 
 /// The moves played so far, each as the caller may see it.
