@@ -180,7 +180,7 @@ fn player_ref(names: &Names, id: Uuid) -> PlayerRef {
     }
 }
 
-fn players(record: &GameRecord, names: &Names) -> Players {
+pub(super) fn players(record: &GameRecord, names: &Names) -> Players {
     Players {
         red: record.red.map(|u| player_ref(names, u)),
         blue: record.blue.map(|u| player_ref(names, u)),

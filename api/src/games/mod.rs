@@ -17,6 +17,7 @@ pub mod decline;
 pub mod docs;
 pub mod draw;
 pub mod error;
+pub mod export;
 mod fetch;
 pub mod history;
 mod in_play;
@@ -34,6 +35,7 @@ pub mod setup;
 pub mod step;
 pub mod view;
 pub mod written;
+mod xml;
 
 use std::sync::Arc;
 

@@ -12,6 +12,7 @@ use domain::{Color, MoveView, Outcome, Piece, PieceView, Square};
 
 use super::answers::GameView;
 use super::record::reason_name;
+use super::xml::escape;
 use crate::storage::games::Status;
 
 /// Side of one square, in picture units.
@@ -52,23 +53,6 @@ const fn color_title(color: Color) -> &'static str {
 /// own, Red for a spectator.
 pub fn default_bottom(view: &GameView) -> Color {
     view.you.unwrap_or(Color::Red)
-}
-
-/// `text` made safe for XML character data and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The large label of a known piece: its modern strength (10 .. 1), or
@@ -428,11 +412,6 @@ pub fn board_svg(view: &GameView, bottom: Color) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-
-    #[test]
-    fn escapes_markup_and_control_characters() {
-        assert_eq!(escape("a<b>&\"'\u{7}"), "a&lt;b&gt;&amp;&quot;&apos; ");
-    }
 
     #[test]
     fn corners_follow_the_orientation() {

@@ -229,6 +229,15 @@ pub struct PictureQuery {
     pub orientation: Option<Color>,
 }
 
+/// `GET /games/{id}/export` options.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `json` (default): our record; `gravon`: the Gravon archive's XML
+    #[param(inline)]
+    pub format: Option<super::export::ExportFormat>,
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -26,6 +26,7 @@ mod more_squares;
 mod openapi;
 mod operations;
 mod pictures;
+mod records;
 mod reminders;
 mod sessions;
 mod statements;

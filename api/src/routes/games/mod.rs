@@ -8,6 +8,7 @@
 //! game (a spectator's view holds only public information).
 
 mod pictures;
+mod records;
 mod stream;
 
 use actix_web::http::header::{self, HeaderValue};
@@ -46,7 +47,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(resign_game)
         .service(draw_game)
         .service(stream::stream_game)
-        .service(pictures::board_svg);
+        .service(pictures::board_svg)
+        .service(records::export_game);
 }
 
 /// Default wait of a long poll (`wait_for_version`), in seconds.
