@@ -850,7 +850,7 @@ fn response_headers(doc: &mut serde_json::Value) {
 
 /// A short plain summary per operation; the text the code gives (its doc
 /// comment's first paragraph) opens the description instead.
-const SUMMARIES: [(&str, &str); 25] = [
+const SUMMARIES: [(&str, &str); 26] = [
     ("register_user", "Create an account"),
     ("login_user", "Log in"),
     ("refresh_token", "Refresh the tokens"),
@@ -872,6 +872,7 @@ const SUMMARIES: [(&str, &str); 25] = [
     ("stream_events", "Stream your events"),
     ("stream_game", "Stream a game"),
     ("get_board_svg", "Draw the board (SVG)"),
+    ("get_board_png", "Draw the board (PNG)"),
     ("export_game", "Export the game record"),
     ("get_health", "Liveness probe"),
     ("get_readiness", "Readiness probe"),

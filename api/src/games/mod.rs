@@ -27,6 +27,7 @@ pub mod list;
 pub mod notices;
 pub mod picture;
 pub mod play;
+pub mod raster;
 pub mod record;
 pub mod reminders;
 pub mod requests;

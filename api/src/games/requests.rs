@@ -220,7 +220,7 @@ pub struct ViewQuery {
     pub wait: Option<u64>,
 }
 
-/// `GET /games/{id}/board.svg` and `board.png` options.
+/// `GET /games/{id}/board.svg` options.
 #[derive(Debug, Clone, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PictureQuery {
@@ -236,6 +236,18 @@ pub struct ExportQuery {
     /// `json` (default): our record; `gravon`: the Gravon archive's XML
     #[param(inline)]
     pub format: Option<super::export::ExportFormat>,
+}
+
+/// `GET /games/{id}/board.png` options.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PngQuery {
+    /// The side drawn at the bottom; default: yours (Red for a spectator)
+    #[param(value_type = Option<ColorDoc>)]
+    pub orientation: Option<Color>,
+    /// Pixels per picture unit, 0.25 to 4 (default 1: 900 by 712 pixels)
+    #[param(minimum = 0.25, maximum = 4)]
+    pub scale: Option<f32>,
 }
 
 #[cfg(test)]

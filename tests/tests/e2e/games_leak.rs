@@ -264,6 +264,19 @@ async fn silent_defense_transcripts(
                 let seen = get_body(app, &format!("/api/v1/games/{id}{tail}"), viewer).await;
                 log.push(&id, seen);
             }
+            // The PNG too, byte for byte.
+            let png = app
+                .get(
+                    &format!("/api/v1/games/{id}/board.png"),
+                    Some(&viewer.access_token),
+                )
+                .await;
+            assert_eq!(png.status().as_u16(), 200);
+            let png = png.bytes().await.unwrap();
+            log.push(
+                &id,
+                base64::Engine::encode(&base64::engine::general_purpose::STANDARD, png),
+            );
         }
         // A refused move of Red's (a bomb; out of turn or not).
         let refused = app

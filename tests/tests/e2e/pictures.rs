@@ -1,7 +1,7 @@
-//! `GET /games/{id}/board.svg`: valid XML, drawn from the caller's view
-//! (a piece carries a rank exactly when the JSON view shows one), ETag and
-//! 304, the orientation, and a real browser rendering it
-//! (docs/pictures-and-records.md).
+//! `GET /games/{id}/board.svg` and `board.png`: valid XML, drawn from the
+//! caller's view (a piece carries a rank exactly when the JSON view shows
+//! one), ETag and 304, the orientation, the PNG's size and scale, and a
+//! real browser rendering the SVG (docs/pictures-and-records.md).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -239,6 +239,45 @@ backend_tests! {
     }
 }
 
+/// A PNG's size, from its IHDR chunk.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let be = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    (be(16), be(20))
+}
+
+backend_tests! {
+    /// `board.png` is the picture rasterized: a PNG of the picture's size
+    /// times `scale`, tagged per viewer, orientation and scale, 304 when
+    /// unchanged; a scale out of range is refused.
+    async fn the_png_is_the_picture_rasterized(app) {
+        let (game, spectator) = game_with_battles(&app).await;
+        let path = game.path("/board.png");
+        let response = app.get(&path, Some(&game.red.access_token)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(response.headers()["content-type"], "image/png");
+        let tag = response.headers()["etag"].to_str().unwrap().to_owned();
+        let png = response.bytes().await.unwrap();
+        assert_eq!(png_size(&png), (900, 712));
+        assert!(png.len() > 10_000, "a blank PNG ({} bytes)", png.len());
+        let small = app.get(&format!("{path}?scale=0.5"), Some(&game.red.access_token)).await;
+        assert_ne!(small.headers()["etag"], tag.as_str());
+        assert_eq!(png_size(&small.bytes().await.unwrap()), (450, 356));
+        let again = app.client.get(app.url(&path)).bearer_auth(&game.red.access_token)
+            .header("if-none-match", &tag).send().await.unwrap();
+        assert_eq!(again.status().as_u16(), 304);
+        assert!(again.bytes().await.unwrap().is_empty());
+        // Another viewer's PNG differs (a spectator sees Red's pieces blank).
+        let watched = app.get(&path, Some(&spectator.access_token)).await;
+        assert_ne!(watched.headers()["etag"], tag.as_str());
+        assert_ne!(watched.bytes().await.unwrap(), png);
+        for bad in ["scale=9", "scale=0", "scale=big", "orientation=up"] {
+            let refused = app.get(&format!("{path}?{bad}"), Some(&game.red.access_token)).await;
+            crate::harness::assert_problem(refused, 400, "validation_failed").await;
+        }
+    }
+}
+
 /// Loads a picture in headless Chromium and saves the screenshot under
 /// `target/`: the SVG renders in a real browser. Without a browser the test
 /// says it was skipped; under CI (`CI` set) a missing browser fails it.
@@ -287,11 +326,9 @@ async fn a_browser_renders_the_picture() {
         String::from_utf8_lossy(&run.stderr)
     );
     let png = std::fs::read(&shot).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
-    // The screenshot has the picture's size (IHDR: width, height).
-    let be = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
-    assert_eq!(be(16).to_string(), width);
-    assert_eq!(be(20).to_string(), height);
+    // The screenshot has the picture's size.
+    let (w, h) = png_size(&png);
+    assert_eq!((w.to_string(), h.to_string()), (width, height));
     assert!(
         png.len() > 10_000,
         "a blank screenshot ({} bytes)",

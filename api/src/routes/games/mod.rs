@@ -48,6 +48,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(draw_game)
         .service(stream::stream_game)
         .service(pictures::board_svg)
+        .service(pictures::board_png)
         .service(records::export_game);
 }
 
@@ -248,6 +249,14 @@ pub async fn get_game(
     Ok(conditional(&req, &tag, |mut response| response.json(view)))
 }
 
+/// Whether the request's `If-None-Match` names `tag`.
+fn names_tag(req: &HttpRequest, tag: &str) -> bool {
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| answers::tag_matches(v, tag))
+}
+
 /// The answer to a GET of a representation tagged `tag`: 304 without a body
 /// when `If-None-Match` names the tag, otherwise 200 with what `render`
 /// writes; `Cache-Control: private, no-cache` and the `ETag` either way.
@@ -256,11 +265,7 @@ fn conditional(
     tag: &str,
     render: impl FnOnce(HttpResponseBuilder) -> HttpResponse,
 ) -> HttpResponse {
-    let unchanged = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| answers::tag_matches(v, tag));
+    let unchanged = names_tag(req, tag);
     let mut response = if unchanged {
         HttpResponse::build(StatusCode::NOT_MODIFIED)
     } else {
