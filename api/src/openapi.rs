@@ -934,7 +934,7 @@ fn response_headers(doc: &mut serde_json::Value) {
 
 /// A short plain summary per operation; the text the code gives (its doc
 /// comment's first paragraph) opens the description instead.
-const SUMMARIES: [(&str, &str); 24] = [
+const SUMMARIES: [(&str, &str); 27] = [
     ("register_user", "Create an account"),
     ("login_user", "Log in"),
     ("refresh_token", "Refresh the tokens"),
@@ -956,6 +956,9 @@ const SUMMARIES: [(&str, &str); 24] = [
     ("list_events", "List your events"),
     ("stream_events", "Stream your events"),
     ("stream_game", "Stream a game"),
+    ("get_board_svg", "Draw the board (SVG)"),
+    ("get_board_png", "Draw the board (PNG)"),
+    ("export_game", "Export the game record"),
     ("get_health", "Liveness probe"),
     ("get_readiness", "Readiness probe"),
     ("get_problem", "Explain a problem type"),

@@ -5,7 +5,7 @@
 //! marshal, flag in that order.
 
 use crate::error::BoardStringError;
-use crate::{Color, Game, Piece, Rules, Square, Variant};
+use crate::{Color, Game, Piece, Rules, Setup, Square, Variant};
 
 /// Pieces in board-string order.
 const ORDER: [Piece; 12] = [
@@ -43,16 +43,35 @@ pub fn char_piece(c: char) -> Option<(Color, Piece)> {
     }
 }
 
+/// The board string of whatever `piece_at` puts on each square.
+fn board_string(piece_at: impl Fn(Square) -> Option<(Color, Piece)>) -> String {
+    Square::all()
+        .map(|sq| match piece_at(sq) {
+            Some((color, piece)) => piece_char(color, piece),
+            None if sq.is_lake() => '_',
+            None => 'A',
+        })
+        .collect()
+}
+
+impl Setup {
+    /// This setup alone as a board string (full truth: a viewer gets it
+    /// only through [`crate::Setups::known_to`]).
+    pub(crate) fn to_board_string(&self) -> String {
+        let pieces = self.pieces();
+        board_string(|sq| {
+            pieces
+                .binary_search_by_key(&sq, |&(s, _)| s)
+                .ok()
+                .map(|i| (self.color(), pieces[i].1))
+        })
+    }
+}
+
 impl Game {
     /// The position as a 100-character board string (full truth).
     pub fn to_board_string(&self) -> String {
-        Square::all()
-            .map(|sq| match self.piece_at(sq) {
-                Some(p) => piece_char(p.color, p.piece),
-                None if sq.is_lake() => '_',
-                None => 'A',
-            })
-            .collect()
+        board_string(|sq| self.piece_at(sq).map(|p| (p.color, p.piece)))
     }
 
     /// A fresh game (ply 0, Red to move, nothing moved or revealed) from a
@@ -134,6 +153,39 @@ mod tests {
         assert_eq!(&s[40..60], "AA__AA__AAAA__AA__AA");
         let back = Game::from_board_string(&s, Variant::Classic, Rules::default()).unwrap();
         assert_eq!(back, game);
+    }
+
+    #[test]
+    fn setups_are_known_to_their_owner_and_to_all_once_over() {
+        let red = Setup::random(Variant::Classic, Color::Red, 4);
+        let blue = Setup::random(Variant::Classic, Color::Blue, 4);
+        let game = Game::new(
+            Variant::Classic,
+            Rules::default(),
+            red.clone(),
+            blue.clone(),
+        )
+        .unwrap();
+        let setups = crate::Setups::from_parts(Some(red), Some(blue));
+        let red_eyes = setups.known_to(crate::Viewer::Player(Color::Red), false);
+        let board = red_eyes.red.as_ref().unwrap().board.clone();
+        assert!(red_eyes.blue.is_none());
+        assert_eq!(board.len(), 100);
+        // Red's half of the starting position, nothing of Blue's.
+        assert_eq!(&board[..40], &game.to_board_string()[..40]);
+        assert!(board[40..].chars().all(|c| c == 'A' || c == '_'));
+        let spectator = setups.known_to(crate::Viewer::Spectator, false);
+        assert!(spectator.red.is_none() && spectator.blue.is_none());
+        let over = setups.known_to(crate::Viewer::Spectator, true);
+        let merged: String = over
+            .red
+            .unwrap()
+            .board
+            .chars()
+            .zip(over.blue.unwrap().board.chars())
+            .map(|(r, b)| if r == 'A' { b } else { r })
+            .collect();
+        assert_eq!(merged, game.to_board_string());
     }
 
     #[test]

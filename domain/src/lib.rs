@@ -34,7 +34,7 @@ pub use game::{
 pub use piece::{Color, ParseColorError, ParsePieceError, Piece};
 pub use record::{BattleRecord, BattleView, MoveRecord, MoveView, Outcome};
 pub use rules::{Rules, RulesError, PLY_CAP_RANGE, TWO_SQUARE_LIMIT_RANGE};
-pub use setup::{Placement, Setup, SetupProblem, SetupProblems, Setups};
+pub use setup::{Placement, Setup, SetupProblem, SetupProblems, SetupView, Setups};
 pub use square::{ParseSquareError, Square, SquareName, LAKES};
 pub use state::{StateError, FORMAT_VERSION};
 pub use variant::{ParseVariantError, Variant};

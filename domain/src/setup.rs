@@ -496,4 +496,37 @@ impl Setups {
             Viewer::Spectator => Vec::new(),
         }
     }
+
+    /// The setups as `viewer` may know them, for a game record
+    /// (docs/pictures-and-records.md): a player's own setup at any time,
+    /// every setup once `game_finished`, nothing else. A setup is never
+    /// shown in part: which squares an opponent's pieces started on is
+    /// public, but their ranks are the setup.
+    pub fn known_to(&self, viewer: Viewer, game_finished: bool) -> ByColor<Option<SetupView>> {
+        let known = |color: Color| -> Option<SetupView> {
+            if !(game_finished || viewer == Viewer::Player(color)) {
+                return None;
+            }
+            self.get(color).map(|setup| SetupView {
+                color,
+                board: setup.to_board_string(),
+                seal: crate::view::Seal::new(),
+            })
+        };
+        ByColor {
+            red: known(Color::Red),
+            blue: known(Color::Blue),
+        }
+    }
+}
+
+/// One player's setup as a viewer may know it: the 100-character board
+/// string (docs/rules.md) holding that player's pieces only, every other
+/// square `A` (empty) or `_` (lake). Only [`Setups::known_to`] makes one.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct SetupView {
+    pub color: Color,
+    pub board: String,
+    #[serde(skip)]
+    pub(crate) seal: crate::view::Seal,
 }

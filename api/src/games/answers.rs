@@ -180,7 +180,7 @@ fn player_ref(names: &Names, id: Uuid) -> PlayerRef {
     }
 }
 
-fn players(record: &GameRecord, names: &Names) -> Players {
+pub(super) fn players(record: &GameRecord, names: &Names) -> Players {
     Players {
         red: record.red.map(|u| player_ref(names, u)),
         blue: record.blue.map(|u| player_ref(names, u)),
@@ -271,7 +271,24 @@ pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
 /// it tells nothing else (and nothing about the board).
 pub fn etag(game: Uuid, version: i64, viewer: Option<Uuid>) -> String {
     let viewer = viewer.map_or_else(|| "-".to_owned(), |u| u.to_string());
-    let digest = Sha256::digest(format!("{game}:{version}:{viewer}").as_bytes());
+    opaque_tag(&format!("{game}:{version}:{viewer}"))
+}
+
+/// The `ETag` of another representation of the same view (a picture, a
+/// record): the view's inputs and the representation's name (`svg:red`,
+/// `export:gravon`), hashed the same way, so it reveals no more.
+pub fn representation_etag(
+    game: Uuid,
+    version: i64,
+    viewer: Option<Uuid>,
+    representation: &str,
+) -> String {
+    let viewer = viewer.map_or_else(|| "-".to_owned(), |u| u.to_string());
+    opaque_tag(&format!("{game}:{version}:{viewer}:{representation}"))
+}
+
+fn opaque_tag(input: &str) -> String {
+    let digest = Sha256::digest(input.as_bytes());
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut tag = String::with_capacity(34);
     tag.push('"');
@@ -308,6 +325,11 @@ mod tests {
         assert_ne!(tag, etag(game, 8, Some(ann)));
         assert_ne!(tag, etag(game, 7, Some(bob)));
         assert_ne!(tag, etag(game, 7, None));
+        let svg = representation_etag(game, 7, Some(ann), "svg:red");
+        assert_eq!(svg.len(), 34);
+        assert_ne!(svg, tag);
+        assert_ne!(svg, representation_etag(game, 7, Some(ann), "svg:blue"));
+        assert_ne!(svg, representation_etag(game, 8, Some(ann), "svg:red"));
     }
 
     #[test]

@@ -172,7 +172,7 @@ async fn answer(
         };
         // The history only for a move, and only as the bot's player saw it.
         let history = match task {
-            Task::Move(_) | Task::AnswerDraw(_) => moves_of(conn, &record, Some(bot_id))?.moves,
+            Task::Move(_) | Task::AnswerDraw(_) => moves_of(conn, &record, Some(bot_id))?,
             Task::Join | Task::Setup(_) => Vec::new(),
         };
         Ok::<_, GameError>(Some((record, task, history)))

@@ -277,3 +277,8 @@ pub enum SetupProblemDoc {
         found: u32,
     },
 }
+
+/// A PNG image (the bytes of the file).
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct PngImage(Vec<u8>);

@@ -1,47 +1,39 @@
 //! `history`: the moves played so far, each as the caller may see it.
 
-use domain::MoveRecord;
+use domain::{MoveRecord, MoveView};
 use uuid::Uuid;
 
 use super::answers::MoveHistory;
 use super::error::GameError;
-use super::fetch::load;
 use super::record::GameRecord;
-use super::{clock, Context};
-use crate::db::{self, DbConnection};
+use super::view::read_current;
+use super::Context;
+use crate::db::DbConnection;
 use crate::storage::games as store;
 
+/// Two statements: the game, then its log.
 pub async fn history(
     ctx: &Context,
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<MoveHistory, GameError> {
-    let now = ctx.clock.now();
-    // Two statements: the game, then its log. A game found past its
-    // deadline is ended first, then read again.
-    let read = move |conn: &mut DbConnection| {
-        let record = load(conn, game_id)?;
-        if record.is_overdue(now) {
-            return Ok(None);
-        }
-        moves_of(conn, &record, viewer).map(Some)
-    };
-    if let Some(history) = db::run_as(&ctx.pool, read).await? {
-        return Ok(history);
-    }
-    clock::expire(&ctx.pool, now, game_id, Some(&ctx.notifier)).await?;
-    db::run_as(&ctx.pool, move |conn| {
-        let record = load(conn, game_id)?;
-        moves_of(conn, &record, viewer)
+    read_current(ctx, game_id, move |conn, record, _| {
+        Ok(MoveHistory {
+            game_id: record.id,
+            version: record.version,
+            moves: moves_of(conn, record, viewer)?,
+        })
     })
     .await
 }
 
+/// Every move of the game's log as `viewer` may see it, in order (none
+/// before play starts).
 pub(super) fn moves_of(
     conn: &mut DbConnection,
     record: &GameRecord,
     viewer: Option<Uuid>,
-) -> Result<MoveHistory, GameError> {
+) -> Result<Vec<MoveView>, GameError> {
     let who = record.viewer(viewer);
     let mut moves = Vec::new();
     if let Some(game) = record.game() {
@@ -52,9 +44,5 @@ pub(super) fn moves_of(
             }
         }
     }
-    Ok(MoveHistory {
-        game_id: record.id,
-        version: record.version,
-        moves,
-    })
+    Ok(moves)
 }

@@ -19,6 +19,7 @@ pub mod decline;
 pub mod docs;
 pub mod draw;
 pub mod error;
+pub mod export;
 mod fetch;
 pub mod history;
 mod in_play;
@@ -27,7 +28,9 @@ pub mod leave;
 pub mod library;
 pub mod list;
 pub mod notices;
+pub mod picture;
 pub mod play;
+pub mod raster;
 pub mod record;
 pub mod rematch;
 pub mod reminders;
@@ -37,6 +40,7 @@ pub mod setup;
 pub mod step;
 pub mod view;
 pub mod written;
+mod xml;
 
 use std::sync::Arc;
 

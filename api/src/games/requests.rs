@@ -3,13 +3,13 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use domain::{Placement, Rules, Variant};
+use domain::{Color, Placement, Rules, Variant};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::docs::{PieceDoc, RulesDoc, SquareDoc, VariantDoc};
+use super::docs::{ColorDoc, PieceDoc, RulesDoc, SquareDoc, VariantDoc};
 use crate::storage::games::Status;
 
 /// A request body that must be a JSON object. serde's derived structs also
@@ -223,6 +223,36 @@ pub struct ViewQuery {
     /// Documented (and checked) by `routes::extract::WaitParam`.
     #[param(ignore)]
     pub wait: Option<u64>,
+}
+
+/// `GET /games/{id}/board.svg` options.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PictureQuery {
+    /// The side drawn at the bottom; default: yours (Red for a spectator)
+    #[param(value_type = Option<ColorDoc>)]
+    pub orientation: Option<Color>,
+}
+
+/// `GET /games/{id}/export` options.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `json` (default): our record; `gravon`: the Gravon archive's XML
+    #[param(inline)]
+    pub format: Option<super::export::ExportFormat>,
+}
+
+/// `GET /games/{id}/board.png` options.
+#[derive(Debug, Clone, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PngQuery {
+    /// The side drawn at the bottom; default: yours (Red for a spectator)
+    #[param(value_type = Option<ColorDoc>)]
+    pub orientation: Option<Color>,
+    /// Pixels per picture unit, 0.25 to 4 (default 1: 900 by 712 pixels)
+    #[param(minimum = 0.25, maximum = 4)]
+    pub scale: Option<f32>,
 }
 
 #[cfg(test)]

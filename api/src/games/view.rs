@@ -1,36 +1,58 @@
-//! `view`: the game as one caller may see it, with its version.
+//! `view`: the game as one caller may see it, with its version; and the
+//! read every per-caller query shares ([`read_current`]).
 
 use uuid::Uuid;
 
-use super::answers::{game_view, GameView};
+use super::answers::{game_view, GameView, Names};
 use super::error::GameError;
 use super::fetch::{load, load_with_names};
+use super::record::GameRecord;
 use super::{clock, Context};
-use crate::db;
+use crate::db::{self, DbConnection};
 
 /// The game as `viewer` (a user, or `None` for an anonymous spectator) may
 /// see it, with its version: one statement (the game with the names it
-/// mentions). A game found past its deadline is ended first, then read
-/// again, so that no answer depends on when the sweep last ran.
+/// mentions).
 pub async fn view(
     ctx: &Context,
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<(GameView, i64), GameError> {
+    read_current(ctx, game_id, move |_, record, names| {
+        Ok((game_view(record, names, viewer), record.version))
+    })
+    .await
+}
+
+/// Game `game_id` as it stands now, turned into an answer by `read` (which
+/// may read more, such as the move log, on the same connection). A game
+/// found past its deadline is ended first, then read again, so that no
+/// answer depends on when the sweep last ran.
+pub(super) async fn read_current<T, F>(
+    ctx: &Context,
+    game_id: Uuid,
+    read: F,
+) -> Result<T, GameError>
+where
+    F: Fn(&mut DbConnection, &GameRecord, &Names) -> Result<T, GameError> + Clone + Send + 'static,
+    T: Send + 'static,
+{
     let now = ctx.clock.now();
-    let read = move |conn: &mut db::DbConnection| {
+    let first = read.clone();
+    let fresh = move |conn: &mut DbConnection| {
         let (record, names) = load_with_names(conn, game_id)?;
-        Ok::<_, GameError>(
-            (!record.is_overdue(now)).then(|| (game_view(&record, &names, viewer), record.version)),
-        )
+        if record.is_overdue(now) {
+            return Ok::<_, GameError>(None);
+        }
+        first(conn, &record, &names).map(Some)
     };
-    if let Some(found) = db::run_as(&ctx.pool, read).await? {
+    if let Some(found) = db::run_as(&ctx.pool, fresh).await? {
         return Ok(found);
     }
     clock::expire(&ctx.pool, now, game_id, Some(&ctx.notifier)).await?;
     db::run_as(&ctx.pool, move |conn| {
         let (record, names) = load_with_names(conn, game_id)?;
-        Ok((game_view(&record, &names, viewer), record.version))
+        read(conn, &record, &names)
     })
     .await
 }

@@ -1,7 +1,8 @@
 //! The leak check: every answer a player or a spectator receives during a
-//! whole game is scanned for ranks they may not know, and the raw bytes Red
-//! and a spectator receive are shown not to depend on Blue's hidden ranks
-//! (nor, with `silent_defense`, on the rank of a defender that won).
+//! whole game (views, histories, board pictures, exported records) is
+//! scanned for ranks they may not know, and the raw bytes Red and a
+//! spectator receive are shown not to depend on Blue's hidden ranks (nor,
+//! with `silent_defense`, on the rank of a defender that won).
 
 use domain::rng::SplitMix64;
 use domain::{Color, Game, Move, Rules, Setup, Variant, Viewer};
@@ -50,10 +51,15 @@ impl Transcript {
 }
 
 async fn get_text(app: &TestApp, path: &str, user: &TestUser) -> (Value, String) {
+    let text = get_body(app, path, user).await;
+    (serde_json::from_str(&text).unwrap(), text)
+}
+
+/// The body of a GET as `user` (asserting 200), as text.
+async fn get_body(app: &TestApp, path: &str, user: &TestUser) -> String {
     let response = app.get(path, Some(&user.access_token)).await;
     assert_eq!(response.status().as_u16(), 200, "GET {path}");
-    let text = response.text().await.unwrap();
-    (serde_json::from_str(&text).unwrap(), text)
+    response.text().await.unwrap()
 }
 
 /// Everything the three viewers see at this point of the game; Red's and
@@ -79,6 +85,25 @@ async fn look(
             .map(|r| serde_json::to_value(game.local.move_view(r, viewer)).unwrap())
             .collect();
         assert_eq!(history["moves"], json!(expected));
+        // The picture holds what the view holds; the record, the history
+        // and the setups the viewer may know (only the viewer's own).
+        let svg = get_body(app, &game.path("/board.svg"), user).await;
+        crate::pictures::check_svg_against_view(&svg, &view);
+        let (record, record_text) = get_text(app, &game.path("/export"), user).await;
+        assert_eq!(record["moves"], history["moves"]);
+        for color in Color::ALL {
+            let known = viewer == Viewer::Player(color);
+            assert_eq!(
+                record["setups"][color.name()].is_string(),
+                known,
+                "{viewer:?} {color}"
+            );
+        }
+        let gravon = get_body(app, &game.path("/export?format=gravon"), user).await;
+        assert!(
+            !gravon.contains("<field"),
+            "{viewer:?} gets the starting position"
+        );
         let log = match viewer {
             Viewer::Player(Color::Red) => &mut *red_log,
             Viewer::Spectator => &mut *spectator_log,
@@ -86,6 +111,9 @@ async fn look(
         };
         log.push(&game.id, text);
         log.push(&game.id, history_text);
+        log.push(&game.id, svg);
+        log.push(&game.id, record_text);
+        log.push(&game.id, gravon);
     }
     // Red also tries a refused move each time (out of turn, or from a lake).
     let response = app
@@ -226,10 +254,29 @@ async fn silent_defense_transcripts(
             (spectator, &mut spectator_log),
             (blue, &mut blue_log),
         ] {
-            for tail in ["", "/moves"] {
-                let seen = get_json(app, &format!("/api/v1/games/{id}{tail}"), viewer).await;
-                log.push(&id, seen.to_string());
+            for tail in [
+                "",
+                "/moves",
+                "/export",
+                "/export?format=gravon",
+                "/board.svg",
+            ] {
+                let seen = get_body(app, &format!("/api/v1/games/{id}{tail}"), viewer).await;
+                log.push(&id, seen);
             }
+            // The PNG too, byte for byte.
+            let png = app
+                .get(
+                    &format!("/api/v1/games/{id}/board.png"),
+                    Some(&viewer.access_token),
+                )
+                .await;
+            assert_eq!(png.status().as_u16(), 200);
+            let png = png.bytes().await.unwrap();
+            log.push(
+                &id,
+                base64::Engine::encode(&base64::engine::general_purpose::STANDARD, png),
+            );
         }
         // A refused move of Red's (a bomb; out of turn or not).
         let refused = app
@@ -312,12 +359,27 @@ backend_tests! {
         }
         assert!(red_a.0.len() > 300);
 
-        // The last move ends game A; now everything is public.
+        // The last move ends game A; now everything is public, the
+        // starting position included.
+        let game_a_start = Game::new(
+            Variant::Classic,
+            Rules::default(),
+            Setup::random(Variant::Classic, Color::Red, SEED),
+            blue_setup.clone(),
+        )
+        .unwrap()
+        .to_board_string();
         let answer = play(&app, &mut game_a, *last, None).await;
         assert_eq!(answer["game"]["result"]["reason"], "flag_captured");
         for user in [&red, &blue, &spectator] {
             let view = game_view(&app, &game_a.id, user).await;
             assert!(view["board"].as_array().unwrap().iter().all(|p| p["piece"].is_string()));
+            let svg = get_body(&app, &game_a.path("/board.svg"), user).await;
+            crate::pictures::check_svg_against_view(&svg, &view);
+            let record = get_json(&app, &game_a.path("/export"), user).await;
+            assert!(record["setups"]["red"].is_string() && record["setups"]["blue"].is_string());
+            let gravon = get_body(&app, &game_a.path("/export?format=gravon"), user).await;
+            assert!(gravon.contains(&format!("<field content=\"{}\"/>", game_a_start)));
         }
         // Lists carry no board at all.
         let list = get_json(&app, "/api/v1/games?mine=true", &red).await;

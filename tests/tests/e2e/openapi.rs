@@ -461,6 +461,9 @@ fn operations_are_listed_in_the_order_of_a_first_game() {
             "resign_game",
             "draw_game",
             "offer_rematch",
+            "get_board_svg",
+            "get_board_png",
+            "export_game",
         ]
     );
     assert_eq!(

@@ -7,6 +7,8 @@
 //! Every endpoint needs a bearer token; anyone authenticated may watch any
 //! game (a spectator's view holds only public information).
 
+mod pictures;
+mod records;
 mod stream;
 
 use actix_web::http::header::{self, HeaderValue};
@@ -45,7 +47,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(resign_game)
         .service(draw_game)
         .service(offer_rematch)
-        .service(stream::stream_game);
+        .service(stream::stream_game)
+        .service(pictures::board_svg)
+        .service(pictures::board_png)
+        .service(records::export_game);
 }
 
 /// Default wait of a long poll (`wait_for_version`), in seconds.
@@ -262,25 +267,42 @@ pub async fn get_game(
     }
     let (view, version) = games::view::view(&state.games, id, Some(user.id)).await?;
     let tag = answers::etag(id, version, Some(user.id));
-    let unchanged = req
-        .headers()
+    Ok(conditional(&req, &tag, |response| {
+        json_body(response, &view)
+    }))
+}
+
+/// Whether the request's `If-None-Match` names `tag`.
+fn names_tag(req: &HttpRequest, tag: &str) -> bool {
+    req.headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| answers::tag_matches(v, &tag));
+        .is_some_and(|v| answers::tag_matches(v, tag))
+}
+
+/// The answer to a GET of a representation tagged `tag`: 304 without a body
+/// when `If-None-Match` names the tag, otherwise 200 with what `render`
+/// writes; `Cache-Control: private, no-cache` and the `ETag` either way.
+fn conditional(
+    req: &HttpRequest,
+    tag: &str,
+    render: impl FnOnce(HttpResponseBuilder) -> HttpResponse,
+) -> HttpResponse {
+    let unchanged = names_tag(req, tag);
     let mut response = if unchanged {
         HttpResponse::build(StatusCode::NOT_MODIFIED)
     } else {
         HttpResponse::Ok()
     };
     response.insert_header((header::CACHE_CONTROL, "private, no-cache"));
-    if let Ok(value) = HeaderValue::from_str(&tag) {
+    if let Ok(value) = HeaderValue::from_str(tag) {
         response.insert_header((header::ETAG, value));
     }
-    Ok(if unchanged {
+    if unchanged {
         response.finish()
     } else {
-        json_body(response, &view)
-    })
+        render(response)
+    }
 }
 
 /// The moves played so far, each as the caller may see it.
