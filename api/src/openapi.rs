@@ -999,7 +999,8 @@ mod examples {
                         "blue": {"id": BO, "username": "bo", "deleted": false}},
             "deadline": "2026-12-04T10:00:00Z",
             "setup_done": {"red": true, "blue": true},
-            "days_per_move": 3, "creator": {"id": ANN, "username": "ann", "deleted": false},
+            "days_per_move": 3, "rated": true,
+            "creator": {"id": ANN, "username": "ann", "deleted": false},
             "opponent": {"id": BO, "username": "bo", "deleted": false},
             "created_at": "2026-12-01T09:00:00Z", "updated_at": "2026-12-01T10:00:00Z",
         });
@@ -1031,6 +1032,7 @@ mod examples {
             "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
             "version": 9, "ply": game["ply"], "turn": game["turn"], "players": game["players"],
             "creator": game["creator"], "opponent": game["opponent"], "days_per_move": 3,
+            "rated": true,
             "deadline": game["deadline"], "result": null,
             "setup_done": game["setup_done"], "created_at": game["created_at"],
             "updated_at": game["updated_at"],

@@ -25,6 +25,7 @@ pub mod leave;
 pub mod list;
 pub mod notices;
 pub mod play;
+pub mod rated;
 pub mod record;
 pub mod reminders;
 pub mod requests;

@@ -4,6 +4,7 @@
 pub mod events;
 pub mod games;
 pub mod idempotency;
+pub mod ratings;
 pub mod refresh_tokens;
 pub mod reminders;
 pub mod users;

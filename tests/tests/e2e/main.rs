@@ -27,6 +27,7 @@ mod more_squares;
 mod openapi;
 mod operations;
 mod races;
+mod ratings;
 mod reminders;
 mod sessions;
 mod statements;
