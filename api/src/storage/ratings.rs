@@ -11,7 +11,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::db::DbConnection;
-use crate::schema::{rating_history, ratings};
+use crate::schema::{games, rating_history, ratings, users};
+use crate::storage::games::{GameRow, Status};
 
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = ratings)]
@@ -88,4 +89,157 @@ pub fn write(conn: &mut DbConnection, row: &RatingRow, point: &HistoryRow) -> Qu
         .values(point)
         .execute(conn)?;
     Ok(())
+}
+
+/// One line of the leaderboard: a rating and the player's name.
+pub type LeaderRow = (RatingRow, String);
+
+/// A page of `variant`'s leaderboard: ratings of live accounts with a
+/// deviation below `max_deviation` and a rated game since `active_since`,
+/// best first (`rating DESC, user_id ASC`), after `after` (the rating and
+/// user id of the last line already seen).
+pub fn leaderboard(
+    conn: &mut DbConnection,
+    variant: &str,
+    max_deviation: f64,
+    active_since: NaiveDateTime,
+    after: Option<(f64, String)>,
+    limit: i64,
+) -> QueryResult<Vec<LeaderRow>> {
+    let mut query = ratings::table
+        .inner_join(users::table)
+        .filter(ratings::variant.eq(variant))
+        .filter(ratings::deviation.lt(max_deviation))
+        .filter(ratings::last_game_at.ge(active_since))
+        .filter(users::deleted_at.is_null())
+        .select((RatingRow::as_select(), users::username))
+        .into_boxed();
+    if let Some((rating, user)) = after {
+        query = query.filter(
+            ratings::rating
+                .lt(rating)
+                .or(ratings::rating.eq(rating).and(ratings::user_id.gt(user))),
+        );
+    }
+    query
+        .order((ratings::rating.desc(), ratings::user_id.asc()))
+        .limit(limit)
+        .load(conn)
+}
+
+/// Every rating of `user_id`, one per variant played.
+pub fn of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<Vec<RatingRow>> {
+    ratings::table
+        .filter(ratings::user_id.eq(user_id))
+        .order(ratings::variant.asc())
+        .select(RatingRow::as_select())
+        .load(conn)
+}
+
+/// A page of `user_id`'s rating history, oldest first: in `variant` (or
+/// every variant), after the point `(variant, number)` already seen.
+pub fn history(
+    conn: &mut DbConnection,
+    user_id: &str,
+    variant: Option<&str>,
+    after: Option<(String, i32)>,
+    limit: i64,
+) -> QueryResult<Vec<HistoryRow>> {
+    let mut query = rating_history::table
+        .filter(rating_history::user_id.eq(user_id))
+        .select(HistoryRow::as_select())
+        .into_boxed();
+    if let Some(variant) = variant {
+        query = query.filter(rating_history::variant.eq(variant.to_owned()));
+    }
+    if let Some((variant, number)) = after {
+        query = query.filter(
+            rating_history::variant
+                .gt(variant.clone())
+                .or(rating_history::variant
+                    .eq(variant)
+                    .and(rating_history::number.gt(number))),
+        );
+    }
+    query
+        .order((rating_history::variant.asc(), rating_history::number.asc()))
+        .limit(limit)
+        .load(conn)
+}
+
+/// Ids of `user_id`'s finished games, newest end first
+/// (`updated_at DESC, id DESC`), after `after` (the end time and id of
+/// the last game already seen). Each side is read from its own partial
+/// index, in order, so the cost follows the page, not the player's games.
+pub fn finished_of_user(
+    conn: &mut DbConnection,
+    user_id: &str,
+    after: Option<(NaiveDateTime, String)>,
+    limit: i64,
+) -> QueryResult<Vec<String>> {
+    let finished = Status::Finished.as_str();
+    let mut sides = Vec::new();
+    for red in [true, false] {
+        let mut query = games::table
+            .filter(games::status.eq(finished))
+            .select((games::updated_at, games::id))
+            .into_boxed();
+        query = if red {
+            query.filter(games::red_user_id.eq(user_id.to_owned()))
+        } else {
+            query.filter(games::blue_user_id.eq(user_id.to_owned()))
+        };
+        if let Some((time, id)) = &after {
+            query = query.filter(
+                games::updated_at
+                    .lt(*time)
+                    .or(games::updated_at.eq(*time).and(games::id.lt(id.clone()))),
+            );
+        }
+        let rows: Vec<(NaiveDateTime, String)> = query
+            .order((games::updated_at.desc(), games::id.desc()))
+            .limit(limit)
+            .load(conn)?;
+        sides.extend(rows);
+    }
+    sides.sort_by(|a, b| b.cmp(a));
+    sides.dedup();
+    Ok(sides
+        .into_iter()
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .map(|(_, id)| id)
+        .collect())
+}
+
+/// Up to `limit` games not yet over in which `user_id` holds a seat,
+/// newest first.
+pub fn current_of_user(
+    conn: &mut DbConnection,
+    user_id: &str,
+    limit: i64,
+) -> QueryResult<Vec<GameRow>> {
+    let not_over = [
+        Status::Waiting.as_str(),
+        Status::Setup.as_str(),
+        Status::Playing.as_str(),
+    ];
+    games::table
+        .filter(games::status.eq_any(not_over))
+        .filter(
+            games::red_user_id
+                .eq(user_id)
+                .or(games::blue_user_id.eq(user_id)),
+        )
+        .order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)
+}
+
+/// The games with these ids (in no particular order).
+pub fn games_by_id(conn: &mut DbConnection, ids: &[String]) -> QueryResult<Vec<GameRow>> {
+    games::table
+        .filter(games::id.eq_any(ids))
+        .select(GameRow::as_select())
+        .load(conn)
 }

@@ -400,7 +400,10 @@ fn summaries_are_short_and_plain_and_tags_ordered() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(tags, ["accounts", "games", "events", "operations"]);
+    assert_eq!(
+        tags,
+        ["accounts", "games", "events", "players", "operations"]
+    );
     for tag in doc["tags"].as_array().unwrap() {
         assert!(tag["description"].is_string());
     }

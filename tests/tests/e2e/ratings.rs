@@ -8,10 +8,11 @@ use chrono::{DateTime, Duration, Utc};
 use domain::{rate_game, Glicko, Score};
 use serde_json::{json, Value};
 
-use crate::harness::{TestApp, TestUser};
-use crate::sessions::Replica;
+use crate::contract::{get_checked, Contract};
+use crate::harness::{assert_problem, TestApp, TestUser};
+use crate::sessions::{delete_account, Replica};
 use crate::support::{
-    create_game, game_view, join_game, place_setup, post_ok, relogin, start_game, Server,
+    create_game, game_view, get_json, join_game, place_setup, post_ok, relogin, start_game, Server,
 };
 
 /// How a test game ends.
@@ -399,5 +400,196 @@ backend_tests! {
         }
         assert_eq!(assert_ratings_replay(&app).await, games.len());
         replica.stop().await;
+    }
+}
+
+/// Every page of `path` (a listing with `next_cursor`), `limit` at a time,
+/// each page checked against the document; the items of `member`.
+async fn all_pages(
+    app: &TestApp,
+    contract: &mut Contract,
+    operation: &str,
+    path: &str,
+    member: &str,
+    user: &TestUser,
+) -> Vec<Value> {
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let separator = if path.contains('?') { '&' } else { '?' };
+        let url = match &cursor {
+            Some(c) => format!("{path}{separator}cursor={c}"),
+            None => path.to_owned(),
+        };
+        let page = get_checked(app, contract, operation, &url, user).await;
+        items.extend(page[member].as_array().unwrap().iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return items,
+        }
+    }
+}
+
+/// The stored rating rows of `user`, by variant.
+async fn ratings_of(app: &TestApp, user: &TestUser) -> Vec<api::storage::ratings::RatingRow> {
+    let mut rows: Vec<_> = stored(app)
+        .await
+        .ratings
+        .into_iter()
+        .filter(|r| r.user_id == user.id)
+        .collect();
+    rows.sort_by(|a, b| a.variant.cmp(&b.variant));
+    rows
+}
+
+backend_tests! {
+    /// Two players finish enough rated games to settle their ratings: the
+    /// leaderboard lists them (best first, page by page) and not a player
+    /// whose rating is unsettled; profiles, rating histories and finished
+    /// games show exactly the stored ratings; an unrated game changes none
+    /// of it; 90 quiet days take them off the leaderboard.
+    async fn profiles_and_the_leaderboard_show_the_ratings(app) {
+        let mut contract = Contract::new();
+        let mut ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let cyd = app.register_user("cyd").await;
+        let mut ids = Vec::new();
+        for i in 0..16 {
+            let loser = if i % 3 == 2 { "red" } else { "blue" };
+            ids.push(played(&app, &ann, &bob, json!({}), End::Resigns(loser)).await);
+            // Games end at different times (newest first is by end).
+            app.clock.advance(Duration::seconds(10));
+        }
+        ids.push(played(&app, &cyd, &ann, json!({}), End::Resigns("blue")).await);
+        app.clock.advance(Duration::seconds(10));
+        assert_eq!(assert_ratings_replay(&app).await, 17);
+
+        let board = get_checked(&app, &mut contract, "get_leaderboard",
+                                "/api/v1/leaderboard?variant=classic", &bob).await;
+        let entries = board["entries"].as_array().unwrap();
+        let names: Vec<&str> = entries.iter().map(|e| e["username"].as_str().unwrap()).collect();
+        assert_eq!(names, ["ann", "bob"], "{board}");
+        assert_eq!((board["max_deviation"].as_f64(), board["active_days"].as_i64()),
+                   (Some(110.0), Some(90)));
+        for (rank, entry) in entries.iter().enumerate() {
+            assert_eq!(entry["rank"], rank as i64 + 1);
+            let user = if entry["username"] == "ann" { &ann } else { &bob };
+            let row = &ratings_of(&app, user).await[0];
+            assert_eq!(entry["rating"].as_f64(), Some(row.rating));
+            assert_eq!(entry["deviation"].as_f64(), Some(row.deviation));
+            assert!(row.deviation < 110.0);
+            assert_eq!(entry["user_id"], user.id.as_str());
+        }
+        assert!(entries[0]["rating"].as_f64() > entries[1]["rating"].as_f64());
+        let cyd_row = &ratings_of(&app, &cyd).await[0];
+        assert!(cyd_row.deviation >= 110.0, "one game does not settle a rating");
+        let paged = all_pages(&app, &mut contract, "get_leaderboard",
+                              "/api/v1/leaderboard?variant=classic&limit=1", "entries", &bob).await;
+        assert_eq!(paged, *entries, "pages of one give the same lines");
+        let duel = get_json(&app, "/api/v1/leaderboard?variant=duel", &bob).await;
+        assert_eq!(duel["entries"], json!([]));
+
+        // Ann's profile: her rating and counts, and the game she plays now.
+        let running = started(&app, &ann, &cyd, json!({})).await;
+        let profile = get_checked(&app, &mut contract, "get_user", "/api/v1/users/ann", &cyd).await;
+        let row = &ratings_of(&app, &ann).await[0];
+        assert_eq!(profile["username"], "ann");
+        assert_eq!(profile["id"], ann.id.as_str());
+        assert!(profile["joined_at"].is_string());
+        let rating = &profile["ratings"][0];
+        assert_eq!(profile["ratings"].as_array().unwrap().len(), 1);
+        assert_eq!(rating["variant"], "classic");
+        assert_eq!(rating["rating"].as_f64(), Some(row.rating));
+        assert_eq!(rating["deviation"].as_f64(), Some(row.deviation));
+        assert_eq!(rating["volatility"].as_f64(), Some(row.volatility));
+        assert_eq!((&rating["games"], &rating["wins"], &rating["losses"], &rating["draws"]),
+                   (&json!(17), &json!(11), &json!(6), &json!(0)));
+        assert_eq!(rating["settled"], true);
+        let current: Vec<&Value> = profile["current_games"].as_array().unwrap().iter().collect();
+        assert_eq!(current.len(), 1);
+        assert_eq!(current[0]["id"], running.as_str());
+        // What a spectator's listing says about the game, no more.
+        let listed = get_json(&app, "/api/v1/games?status=playing", &cyd).await;
+        assert_eq!(*current[0], listed["games"][0]);
+
+        // Her rating after each game, page by page, ending at her rating.
+        let points = all_pages(&app, &mut contract, "list_user_ratings",
+                               "/api/v1/users/ann/ratings?limit=5", "points", &bob).await;
+        let numbers: Vec<i64> = points.iter().map(|p| p["number"].as_i64().unwrap()).collect();
+        assert_eq!(numbers, (1..=17).collect::<Vec<i64>>());
+        let games: Vec<&str> = points.iter().map(|p| p["game_id"].as_str().unwrap()).collect();
+        assert_eq!(games, ids.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(points[16]["rating"].as_f64(), Some(row.rating));
+        assert_eq!(get_json(&app, "/api/v1/users/ann/ratings?variant=duel", &bob).await["points"],
+                   json!([]));
+
+        // An unrated game: in her finished games, nowhere in her ratings.
+        let before = (ratings_of(&app, &ann).await, ratings_of(&app, &bob).await);
+        let unrated = played(&app, &bob, &ann, json!({"rated": false}), End::Draw).await;
+        assert_eq!((ratings_of(&app, &ann).await, ratings_of(&app, &bob).await), before);
+        let again = get_json(&app, "/api/v1/leaderboard?variant=classic", &bob).await;
+        assert_eq!(again, board);
+        let finished = all_pages(&app, &mut contract, "list_user_games",
+                                 "/api/v1/users/ann/games?limit=5", "games", &cyd).await;
+        let finished: Vec<&str> = finished.iter().map(|g| g["id"].as_str().unwrap()).collect();
+        let mut newest_first: Vec<&str> = ids.iter().map(String::as_str).collect();
+        newest_first.push(&unrated);
+        newest_first.reverse();
+        assert_eq!(finished, newest_first);
+        assert_eq!(get_json(&app, "/api/v1/users/cyd/games", &ann).await["games"]
+                       .as_array().unwrap().len(), 1);
+
+        // 90 days without a rated game: off the leaderboard, rating kept.
+        end(&app, &running, &ann, &cyd, End::Resigns("blue")).await;
+        let row = ratings_of(&app, &ann).await.remove(0);
+        assert_eq!(row.games, 18);
+        app.clock.advance(Duration::days(91));
+        relogin(&app, &mut ann).await;
+        let quiet = get_json(&app, "/api/v1/leaderboard?variant=classic", &ann).await;
+        assert_eq!(quiet["entries"], json!([]));
+        let profile = get_json(&app, "/api/v1/users/ann", &ann).await;
+        assert_eq!(profile["ratings"][0]["rating"].as_f64(), Some(row.rating));
+        assert_eq!(profile["current_games"], json!([]));
+        assert_eq!(assert_ratings_replay(&app).await, 18);
+        contract.assert_no_optional_always_present();
+    }
+
+    /// Unknown and deleted players have no profile; bad pages are refused
+    /// with a problem, and nothing needs no token.
+    async fn profiles_refuse_what_they_cannot_answer(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        played(&app, &ann, &bob, json!({}), End::Resigns("blue")).await;
+        for path in ["/api/v1/users/nobody", "/api/v1/users/nobody/ratings",
+                     "/api/v1/users/nobody/games", "/api/v1/users/%5Bdeleted%5D",
+                     "/api/v1/users/a%20b"] {
+            let problem = assert_problem(app.get(path, Some(&ann.access_token)).await, 404,
+                                         "not_found").await;
+            assert!(problem["detail"].as_str().unwrap().starts_with("no user is named"), "{problem}");
+        }
+        for path in ["/api/v1/leaderboard?limit=0", "/api/v1/leaderboard?limit=101",
+                     "/api/v1/leaderboard?variant=chess", "/api/v1/leaderboard?cursor=xyz",
+                     "/api/v1/users/ann/ratings?cursor=bm90IGEgY3Vyc29y",
+                     "/api/v1/users/ann/games?limit=500", "/api/v1/users/ann/games?cursor=%%"] {
+            assert_problem(app.get(path, Some(&ann.access_token)).await, 400,
+                           "validation_failed").await;
+        }
+        // A cursor of one listing is refused by another.
+        played(&app, &ann, &bob, json!({}), End::Resigns("blue")).await;
+        let page = get_json(&app, "/api/v1/users/ann/ratings?limit=1", &ann).await;
+        let cursor = page["next_cursor"].as_str().unwrap();
+        assert_problem(app.get(&format!("/api/v1/users/ann/games?cursor={cursor}"),
+                               Some(&ann.access_token)).await, 400, "validation_failed").await;
+        for path in ["/api/v1/leaderboard", "/api/v1/users/ann", "/api/v1/users/ann/games"] {
+            assert_problem(app.get(path, None).await, 401, "unauthorized").await;
+        }
+
+        // Bob deletes his account: he has no profile any more.
+        let deleted = delete_account(&app, &bob, &bob.password).await;
+        assert_eq!(deleted.status(), 204);
+        assert_problem(app.get("/api/v1/users/bob", Some(&ann.access_token)).await, 404,
+                       "not_found").await;
+        let profile = get_json(&app, "/api/v1/users/ann", &ann).await;
+        assert_eq!(profile["ratings"][0]["games"], 2, "ann keeps her rated games");
     }
 }

@@ -58,7 +58,7 @@ async fn end_sessions(app: &TestApp, token: &str) -> Response {
     .await
 }
 
-async fn delete_account(app: &TestApp, user: &TestUser, password: &str) -> Response {
+pub async fn delete_account(app: &TestApp, user: &TestUser, password: &str) -> Response {
     let body = json!({"password": password});
     send(
         app,
