@@ -115,11 +115,11 @@ pub fn leaderboard(
         .select((RatingRow::as_select(), users::username))
         .into_boxed();
     if let Some((rating, user)) = after {
-        query = query.filter(
-            ratings::rating
-                .lt(rating)
-                .or(ratings::rating.eq(rating).and(ratings::user_id.gt(user))),
-        );
+        // `rating <= ?` alone is what an index range can start from; the
+        // rest picks out the lines after the last one seen.
+        query = query
+            .filter(ratings::rating.le(rating))
+            .filter(ratings::rating.lt(rating).or(ratings::user_id.gt(user)));
     }
     query
         .order((ratings::rating.desc(), ratings::user_id.asc()))
@@ -153,13 +153,14 @@ pub fn history(
         query = query.filter(rating_history::variant.eq(variant.to_owned()));
     }
     if let Some((variant, number)) = after {
-        query = query.filter(
-            rating_history::variant
-                .gt(variant.clone())
-                .or(rating_history::variant
-                    .eq(variant)
-                    .and(rating_history::number.gt(number))),
-        );
+        // As in `leaderboard`: a bound an index range can start from first.
+        query = query
+            .filter(rating_history::variant.ge(variant.clone()))
+            .filter(
+                rating_history::variant
+                    .gt(variant)
+                    .or(rating_history::number.gt(number)),
+            );
     }
     query
         .order((rating_history::variant.asc(), rating_history::number.asc()))
@@ -190,11 +191,9 @@ pub fn finished_of_user(
             query.filter(games::blue_user_id.eq(user_id.to_owned()))
         };
         if let Some((time, id)) = &after {
-            query = query.filter(
-                games::updated_at
-                    .lt(*time)
-                    .or(games::updated_at.eq(*time).and(games::id.lt(id.clone()))),
-            );
+            query = query
+                .filter(games::updated_at.le(*time))
+                .filter(games::updated_at.lt(*time).or(games::id.lt(id.clone())));
         }
         let rows: Vec<(NaiveDateTime, String)> = query
             .order((games::updated_at.desc(), games::id.desc()))
