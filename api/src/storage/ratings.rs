@@ -170,8 +170,9 @@ pub fn history(
 
 /// Ids of `user_id`'s finished games, newest end first
 /// (`updated_at DESC, id DESC`), after `after` (the end time and id of
-/// the last game already seen). Each side is read from its own partial
-/// index, in order, so the cost follows the page, not the player's games.
+/// the last game already seen). Each side is read backwards from its own
+/// index, `(red_user_id | blue_user_id, updated_at, id)`, so the cost
+/// follows the page, not the player's games.
 pub fn finished_of_user(
     conn: &mut DbConnection,
     user_id: &str,

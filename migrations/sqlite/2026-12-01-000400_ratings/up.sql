@@ -40,6 +40,8 @@ CREATE TABLE rating_history (
 
 CREATE UNIQUE INDEX rating_history_order ON rating_history (user_id, variant, number);
 
--- A player's finished games, newest first (profiles).
-CREATE INDEX games_red_finished ON games (red_user_id, updated_at) WHERE status = 'finished';
-CREATE INDEX games_blue_finished ON games (blue_user_id, updated_at) WHERE status = 'finished';
+-- A player's finished games, the latest ended first (profiles): each side
+-- read backwards in order. Not partial: a partial index would need the
+-- status written into the statement, and the server binds it.
+CREATE INDEX games_red_ended ON games (red_user_id, updated_at, id);
+CREATE INDEX games_blue_ended ON games (blue_user_id, updated_at, id);
