@@ -446,6 +446,19 @@ impl From<diesel::result::Error> for ApiError {
     }
 }
 
+/// Player queries: an unknown (or deleted) user is 404, an unreadable
+/// page request 400, the rest as for games.
+impl From<crate::players::PlayerError> for ApiError {
+    fn from(error: crate::players::PlayerError) -> Self {
+        use crate::players::PlayerError as E;
+        match error {
+            E::NoSuchUser(_) => Self::not_found(error.to_string()),
+            E::Unreadable(detail) => Self::bad_request(detail),
+            E::Games(games) => games.into(),
+        }
+    }
+}
+
 /// The one mapping from the game service's refusals to problem documents
 /// (docs/errors.md). It matches every domain refusal by name, with no
 /// catch-all: a new domain error does not compile until it has its code.

@@ -48,7 +48,7 @@ at once (step 3) and places its own setup, then answers every move within second
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken, SetupNameTaken,
             ServiceUnavailable, InternalError,
             TooManyStreams, GameConflict, MoveRejected, SetupRejected, GameUnprocessable,
-            StaleIfMatch
+            StaleIfMatch, UserNotFound
         )
     ),
     tags(
@@ -63,6 +63,8 @@ at once (step 3) and places its own setup, then answers every move within second
         (name = "events", description = "Notifications: the durable per-user event feed by \
             long polling or Server-Sent Events, and live game streams. Event ids increase by \
             one per recipient; resume with `after` / `Last-Event-ID`."),
+        (name = "players", description = "Ratings (Glicko-2, one per variant), the leaderboard \
+            and public profiles: join date, ratings over time, finished and current games"),
         (name = "operations", description = "Health and readiness probes"),
     )
 )]
@@ -329,6 +331,13 @@ problem_response!(
     404,
     "No such resource",
     "no such game"
+);
+problem_response!(
+    UserNotFound,
+    ProblemKind::NotFound,
+    404,
+    "No live account has this username (a deleted account has no profile)",
+    "no user is named ann"
 );
 problem_response!(
     UnprocessableEntity,
@@ -934,7 +943,7 @@ fn response_headers(doc: &mut serde_json::Value) {
 
 /// A short plain summary per operation; the text the code gives (its doc
 /// comment's first paragraph) opens the description instead.
-const SUMMARIES: [(&str, &str); 27] = [
+const SUMMARIES: [(&str, &str); 31] = [
     ("register_user", "Create an account"),
     ("login_user", "Log in"),
     ("refresh_token", "Refresh the tokens"),
@@ -959,6 +968,10 @@ const SUMMARIES: [(&str, &str); 27] = [
     ("get_board_svg", "Draw the board (SVG)"),
     ("get_board_png", "Draw the board (PNG)"),
     ("export_game", "Export the game record"),
+    ("get_leaderboard", "Get a leaderboard"),
+    ("get_user", "Get a player's profile"),
+    ("list_user_ratings", "List a player's ratings over time"),
+    ("list_user_games", "List a player's finished games"),
     ("get_health", "Liveness probe"),
     ("get_readiness", "Readiness probe"),
     ("get_problem", "Explain a problem type"),
@@ -1042,6 +1055,7 @@ mod examples {
     use super::Schemas;
 
     const GAME: &str = "0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10";
+    const GAME_2: &str = "5d0c3f9a-1b2e-4c7d-8e9f-a0b1c2d3e4f5";
     const ANN: &str = "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11";
     const BO: &str = "2c9d7b14-5e3a-4f0b-8d61-7a2e9c4b1f08";
 
@@ -1087,7 +1101,8 @@ mod examples {
                         "blue": {"id": BO, "username": "bo", "deleted": false}},
             "deadline": "2026-12-04T10:00:00Z",
             "setup_done": {"red": true, "blue": true},
-            "days_per_move": 3, "creator": {"id": ANN, "username": "ann", "deleted": false},
+            "days_per_move": 3, "rated": true,
+            "creator": {"id": ANN, "username": "ann", "deleted": false},
             "opponent": {"id": BO, "username": "bo", "deleted": false},
             "created_at": "2026-12-01T09:00:00Z", "updated_at": "2026-12-01T10:00:00Z",
         });
@@ -1119,6 +1134,7 @@ mod examples {
             "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
             "version": 9, "ply": game["ply"], "turn": game["turn"], "players": game["players"],
             "creator": game["creator"], "opponent": game["opponent"], "days_per_move": 3,
+            "rated": true,
             "deadline": game["deadline"], "result": null,
             "setup_done": game["setup_done"], "created_at": game["created_at"],
             "updated_at": game["updated_at"],
@@ -1130,7 +1146,43 @@ mod examples {
                 "MoveHistory",
                 json!({"game_id": GAME, "version": 9, "moves": history}),
             ),
-            ("GamePage", json!({"games": [summary], "next_cursor": null})),
+            (
+                "GamePage",
+                json!({"games": [summary.clone()], "next_cursor": null}),
+            ),
+            (
+                "Leaderboard",
+                json!({"variant": "classic", "max_deviation": 110.0, "active_days": 90,
+                       "entries": [
+                    {"rank": 1, "user_id": ANN, "username": "ann", "rating": 1612.4,
+                     "deviation": 84.2, "games": 31, "last_game_at": "2026-11-30T18:00:00Z"},
+                    {"rank": 2, "user_id": BO, "username": "bo", "rating": 1544.9,
+                     "deviation": 97.5, "games": 22, "last_game_at": "2026-12-01T08:15:00Z"},
+                ], "next_cursor": "bHw0NjE4M..."}),
+            ),
+            (
+                "Profile",
+                json!({"id": ANN, "username": "ann", "joined_at": "2026-09-14T12:00:00Z",
+                       "ratings": [
+                    {"variant": "classic", "rating": 1612.4, "deviation": 84.2,
+                     "volatility": 0.0599, "settled": true, "games": 31, "wins": 18,
+                     "losses": 10, "draws": 3, "last_game_at": "2026-11-30T18:00:00Z"},
+                    {"variant": "duel", "rating": 1478.0, "deviation": 212.7,
+                     "volatility": 0.06, "settled": false, "games": 2, "wins": 0,
+                     "losses": 1, "draws": 1, "last_game_at": "2026-10-02T09:30:00Z"},
+                ], "current_games": [summary]}),
+            ),
+            (
+                "RatingHistory",
+                json!({"username": "ann", "points": [
+                    {"variant": "classic", "number": 1, "game_id": GAME,
+                     "at": "2026-09-20T10:00:00Z", "rating": 1662.3, "deviation": 290.3,
+                     "volatility": 0.06},
+                    {"variant": "classic", "number": 2, "game_id": GAME_2,
+                     "at": "2026-09-27T16:40:00Z", "rating": 1601.8, "deviation": 254.1,
+                     "volatility": 0.06},
+                ], "next_cursor": null}),
+            ),
             (
                 "EventPage",
                 json!({"events": [

@@ -4,7 +4,7 @@
 //!
 //! Only types common to PostgreSQL and SQLite: `Text` (UUIDs as text,
 //! JSON as text), `Timestamp` (UTC, `chrono::NaiveDateTime`), `Integer`,
-//! `BigInt`, `Bool`.
+//! `BigInt`, `Bool`, `Double`.
 
 diesel::table! {
     users (id) {
@@ -54,6 +54,7 @@ diesel::table! {
         result_reason -> Nullable<Text>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        rated -> Bool,
     }
 }
 
@@ -132,6 +133,40 @@ diesel::table! {
 diesel::joinable!(events -> users (user_id));
 diesel::joinable!(saved_setups -> users (user_id));
 diesel::joinable!(bot_claims -> games (game_id));
+
+diesel::table! {
+    /// Each player's Glicko-2 rating per variant (docs/ratings.md).
+    ratings (user_id, variant) {
+        user_id -> Text,
+        variant -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+        wins -> Integer,
+        losses -> Integer,
+        draws -> Integer,
+        last_game_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The rating after each rated game, per player.
+    rating_history (user_id, game_id) {
+        user_id -> Text,
+        game_id -> Text,
+        variant -> Text,
+        number -> Integer,
+        rated_at -> Timestamp,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+    }
+}
+
+diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(rating_history -> users (user_id));
+diesel::joinable!(rating_history -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
@@ -141,5 +176,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     events,
     saved_setups,
     rematches,
-    bot_claims
+    bot_claims,
+    ratings,
+    rating_history
 );

@@ -16,6 +16,7 @@ mod error;
 mod game;
 mod piece;
 pub mod playout;
+mod rating;
 mod record;
 pub mod rng;
 mod rules;
@@ -32,6 +33,7 @@ pub use game::{
     Rescue, MAX_LEGAL_MOVES,
 };
 pub use piece::{Color, ParseColorError, ParsePieceError, Piece};
+pub use rating::{rate_game, Glicko, Played, Score};
 pub use record::{BattleRecord, BattleView, MoveRecord, MoveView, Outcome};
 pub use rules::{Rules, RulesError, PLY_CAP_RANGE, TWO_SQUARE_LIMIT_RANGE};
 pub use setup::{Placement, Setup, SetupProblem, SetupProblems, SetupView, Setups};

@@ -110,6 +110,8 @@ pub struct GameView {
     #[schema(value_type = Option<ColorDoc>, required = true)]
     pub draw_offer: Option<Color>,
     pub days_per_move: i32,
+    /// Whether the game counts for ratings (docs/ratings.md).
+    pub rated: bool,
     pub creator: PlayerRef,
     /// The user a challenge is addressed to (`null`: an open seat).
     #[schema(required = true)]
@@ -141,6 +143,8 @@ pub struct GameSummary {
     #[schema(required = true)]
     pub opponent: Option<PlayerRef>,
     pub days_per_move: i32,
+    /// Whether the game counts for ratings (docs/ratings.md).
+    pub rated: bool,
     /// When the current move (or the setup phase) must be done by.
     #[schema(required = true)]
     pub deadline: Option<DateTime<Utc>>,
@@ -217,6 +221,7 @@ pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> Game
         setup_done: setup_done(record),
         draw_offer: None,
         days_per_move: record.days_per_move,
+        rated: record.rated,
         creator: player_ref(names, record.creator),
         opponent: record.challenged.map(|u| player_ref(names, u)),
         rescues_used: RescuesUsed { red: 0, blue: 0 },
@@ -259,6 +264,7 @@ pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
         creator: player_ref(names, record.creator),
         opponent: record.challenged.map(|u| player_ref(names, u)),
         days_per_move: record.days_per_move,
+        rated: record.rated,
         deadline: record.deadline,
         result: record.result(),
         setup_done: setup_done(record),

@@ -72,6 +72,7 @@ pub async fn create(
             blue: (color == Color::Blue).then_some(creator),
             challenged,
             days_per_move: days,
+            rated: request.rated.unwrap_or(true),
             setups: domain::Setups::new(),
             phase: Phase::Waiting,
             deadline: None,

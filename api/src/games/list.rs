@@ -7,12 +7,12 @@ use uuid::Uuid;
 
 use super::answers::{summary, GameSummary};
 use super::error::GameError;
-use super::fetch::names_for;
+use super::fetch::{names_for, Names};
 use super::record::GameRecord;
 use super::requests::ListQuery;
 use super::{clock, Context};
-use crate::db;
-use crate::storage::games::{self as store, ListFilter, ListOrder};
+use crate::db::{self, DbConnection};
+use crate::storage::games::{self as store, GameRow, ListFilter, ListOrder};
 use crate::storage::to_db_time;
 
 /// Default and largest page size of `GET /games`.
@@ -97,13 +97,8 @@ pub async fn list(ctx: &Context, user: Uuid, query: ListQuery) -> Result<GamePag
     db::run_as(&ctx.pool, move |conn| {
         let rows = store::list(conn, &filter)?;
         let more = rows.len() as i64 > limit;
-        let records = rows
-            .iter()
-            .take(usize::try_from(limit).unwrap_or(usize::MAX))
-            .map(GameRecord::from_row)
-            .collect::<Result<Vec<_>, _>>()?;
-        let refs: Vec<&GameRecord> = records.iter().collect();
-        let names = names_for(conn, &refs)?;
+        let records = records_of(&rows[..rows.len().min(usize::try_from(limit).unwrap_or(0))])?;
+        let names = names_of_records(conn, &records)?;
         let next_cursor = match (more, records.last()) {
             (true, Some(last)) => {
                 let time = match order {
@@ -120,6 +115,26 @@ pub async fn list(ctx: &Context, user: Uuid, query: ListQuery) -> Result<GamePag
         })
     })
     .await
+}
+
+fn records_of(rows: &[GameRow]) -> Result<Vec<GameRecord>, GameError> {
+    Ok(rows
+        .iter()
+        .map(GameRecord::from_row)
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
+fn names_of_records(conn: &mut DbConnection, records: &[GameRecord]) -> Result<Names, GameError> {
+    let refs: Vec<&GameRecord> = records.iter().collect();
+    names_for(conn, &refs)
+}
+
+/// The summaries of `rows`, in their order, for listings outside this
+/// module (profiles): public facts only, like `GET /games`.
+pub fn summaries(conn: &mut DbConnection, rows: &[GameRow]) -> Result<Vec<GameSummary>, GameError> {
+    let records = records_of(rows)?;
+    let names = names_of_records(conn, &records)?;
+    Ok(records.iter().map(|r| summary(r, &names)).collect())
 }
 
 #[cfg(test)]

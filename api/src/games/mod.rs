@@ -31,6 +31,7 @@ pub mod notices;
 pub mod picture;
 pub mod play;
 pub mod raster;
+pub mod rated;
 pub mod record;
 pub mod rematch;
 pub mod reminders;

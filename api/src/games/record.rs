@@ -66,6 +66,8 @@ pub struct GameRecord {
     pub blue: Option<Uuid>,
     pub challenged: Option<Uuid>,
     pub days_per_move: i32,
+    /// Whether the game counts for ratings (docs/ratings.md).
+    pub rated: bool,
     /// SECRET until play starts; kept afterwards so the log can be replayed.
     pub setups: Setups,
     pub phase: Phase,
@@ -140,6 +142,7 @@ impl GameRecord {
             blue: parse_opt_uuid(row.blue_user_id.as_deref(), "blue player", id)?,
             challenged: parse_opt_uuid(row.challenged_user_id.as_deref(), "challenged user", id)?,
             days_per_move: row.days_per_move,
+            rated: row.rated,
             setups: Setups::from_parts(
                 setup(&row.red_setup, "red setup")?,
                 setup(&row.blue_setup, "blue setup")?,
@@ -184,6 +187,7 @@ impl GameRecord {
             result_reason: result.map(|r| reason_name(r.reason).to_owned()),
             created_at: to_db_time(self.created_at),
             updated_at: to_db_time(self.updated_at),
+            rated: self.rated,
         })
     }
 

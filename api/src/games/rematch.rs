@@ -52,6 +52,7 @@ pub async fn rematch(
             id: new_id,
             variant: old.variant,
             rules: old.rules,
+            rated: old.rated,
             version: 1,
             creator: me,
             red: (mine == domain::Color::Red).then_some(me),

@@ -105,7 +105,7 @@ pub enum ColorChoice {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"variant": "classic", "rules": {"two_square_limit": 3},
-    "color": "random", "opponent": null, "days_per_move": 3}))]
+    "color": "random", "opponent": null, "days_per_move": 3, "rated": true}))]
 pub struct CreateGameRequest {
     /// default `classic`
     #[serde(default)]
@@ -126,6 +126,10 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 14)]
     pub days_per_move: Option<i32>,
+    /// Whether the game counts for both players' ratings (default `true`;
+    /// docs/ratings.md).
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 /// A setup: either the whole army by square, or a random one placed by the

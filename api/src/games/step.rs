@@ -13,7 +13,7 @@ use super::fetch::load_with_names;
 use super::notices::{self, EventPayload, Notice};
 use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
-use super::{clock, Context};
+use super::{clock, rated, Context};
 use crate::db::DbConnection;
 use crate::events;
 use crate::storage::games::{self as store, ActionRow};
@@ -71,7 +71,8 @@ pub fn player_color(record: &GameRecord, user: Uuid, doing: &str) -> Result<Colo
 }
 
 /// Writes `record` (already changed in memory, still at its old version)
-/// as the next version, with the logged action, or reports a lost race.
+/// as the next version, with the logged action and, if it ends a rated
+/// game, the players' new ratings; or reports a lost race.
 pub fn save(
     conn: &mut DbConnection,
     record: &mut GameRecord,
@@ -105,6 +106,8 @@ pub fn save(
     )? {
         return Err(Failed::Lost);
     }
+    // A game this write ended is rated with it (docs/ratings.md).
+    rated::rate_if_ended(conn, record, now)?;
     Ok(())
 }
 

@@ -16,6 +16,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod players;
 pub mod problems;
 pub mod setups;
 pub mod variants;
@@ -47,6 +48,7 @@ fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(variants::configure);
     cfg.configure(bots::configure);
     cfg.configure(games::configure);
+    cfg.configure(players::configure);
 }
 
 /// The 400 example each operation can really get (none reads a JSON body
@@ -59,6 +61,13 @@ pub fn bad_request_example(operation: &str) -> Option<crate::error::ApiError> {
             "limit must be between 1 and {}",
             crate::games::list::MAX_PAGE
         ))),
+        "get_leaderboard" => Some(crate::error::ApiError::bad_request(format!(
+            "limit must be between 1 and {}",
+            crate::players::leaderboard::MAX_PAGE
+        ))),
+        "list_user_ratings" | "list_user_games" => Some(crate::error::ApiError::bad_request(
+            "cursor is not a next_cursor of this listing",
+        )),
         "stream_events" | "stream_game" => Some(crate::error::ApiError::bad_request(last_event_id)),
         "list_moves" => Some(crate::error::ApiError::bad_request(
             "game id `42` is not a UUID",

@@ -95,6 +95,8 @@ pub struct GameRow {
     pub result_reason: Option<String>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Whether the game counts for ratings (fixed at creation).
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -124,7 +126,8 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
 }
 
 /// The columns a change of a game can touch (never its id, variant, rules,
-/// creator, challenged user, clock length, creation time or reminder).
+/// creator, challenged user, clock length, creation time, reminder or
+/// whether it is rated).
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = games, treat_none_as_null = true)]
 struct GameChanges<'a> {

@@ -12,6 +12,7 @@ pub mod bots;
 pub mod events;
 pub mod games;
 pub mod idempotency;
+pub mod ratings;
 pub mod refresh_tokens;
 pub mod reminders;
 pub mod setups;

@@ -307,7 +307,7 @@ fn has_type(value: &Value, schema_type: &str) -> bool {
     }
 }
 
-async fn get_checked(
+pub async fn get_checked(
     app: &TestApp,
     contract: &mut Contract,
     operation: &str,

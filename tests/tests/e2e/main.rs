@@ -33,6 +33,7 @@ mod pictures;
 mod process;
 mod proxy;
 mod races;
+mod ratings;
 mod records;
 mod reminders;
 mod sessions;

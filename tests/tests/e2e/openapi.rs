@@ -400,7 +400,14 @@ fn summaries_are_short_and_plain_and_tags_ordered() {
         .collect();
     assert_eq!(
         tags,
-        ["accounts", "games", "setups", "events", "operations"]
+        [
+            "accounts",
+            "games",
+            "setups",
+            "events",
+            "players",
+            "operations"
+        ]
     );
     for tag in doc["tags"].as_array().unwrap() {
         assert!(tag["description"].is_string());

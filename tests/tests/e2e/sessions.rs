@@ -58,7 +58,7 @@ async fn end_sessions(app: &TestApp, token: &str) -> Response {
     .await
 }
 
-async fn delete_account(app: &TestApp, user: &TestUser, password: &str) -> Response {
+pub async fn delete_account(app: &TestApp, user: &TestUser, password: &str) -> Response {
     let body = json!({"password": password});
     send(
         app,
@@ -305,15 +305,16 @@ postgres_tests! {
     }
 }
 
-/// A second server process on the test's database, in this process.
-struct Replica {
-    address: String,
+/// A second server process on the test's database, in this process
+/// (also used by ratings.rs).
+pub struct Replica {
+    pub address: String,
     handle: api::ServerHandle,
-    client: reqwest::Client,
+    pub client: reqwest::Client,
 }
 
 impl Replica {
-    async fn start(app: &TestApp) -> Self {
+    pub async fn start(app: &TestApp) -> Self {
         let config = test_config(app.database().url());
         let application = api::Application::build(config, app.clock.clone())
             .await
@@ -338,7 +339,7 @@ impl Replica {
             .status()
     }
 
-    async fn stop(self) {
+    pub async fn stop(self) {
         self.handle.stop(true).await;
     }
 }
