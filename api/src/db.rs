@@ -321,8 +321,9 @@ where
 const EMPTY_POOL_WAIT: Duration = Duration::from_millis(250);
 
 /// A connection from the pool. An idle one is taken at once. Without one,
-/// a pool that still holds connections (all busy) is waited on for the
-/// whole timeout; a pool that holds none has lost them all and is failing
+/// a pool that still holds connections (all busy) is waited on, up to the
+/// whole timeout, for as long as it holds any; a pool that holds none has
+/// lost them all and is failing
 /// to open new ones (the database refuses connections, or is gone), so the
 /// request waits only as long as opening a connection takes and then is
 /// refused at once instead of after the whole timeout. The pool keeps
@@ -333,12 +334,24 @@ fn checkout(pool: &DbPool) -> Result<PooledConnection, StoreError> {
         return Ok(conn);
     }
     let timeout = pool.connection_timeout();
-    let wait = if pool.state().connections == 0 {
-        EMPTY_POOL_WAIT.min(timeout)
-    } else {
-        timeout
-    };
-    Ok(pool.get_timeout(wait)?)
+    let until = Instant::now() + timeout;
+    // Waited on in slices: the connections a busy pool holds may all die
+    // meanwhile (the database went away under them), and then the pool is
+    // as empty as above and the wait ends the same way.
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let empty = pool.state().connections == 0;
+        let wait = if empty {
+            EMPTY_POOL_WAIT.min(left)
+        } else {
+            EMPTY_POOL_WAIT.min(left).max(Duration::from_millis(1))
+        };
+        match pool.get_timeout(wait) {
+            Ok(conn) => return Ok(conn),
+            Err(error) if empty || left <= wait => return Err(error.into()),
+            Err(_) => continue,
+        }
+    }
 }
 
 thread_local! {
