@@ -963,6 +963,11 @@ fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExampl
         .pointer("/components/responses/BadRequest")
         .cloned()
         .unwrap_or_default();
+    let event_types: Vec<serde_json::Value> = doc
+        .pointer("/components/schemas/Event/discriminator/mapping")
+        .and_then(serde_json::Value::as_object)
+        .map(|mapping| mapping.keys().map(|k| k.as_str().into()).collect())
+        .unwrap_or_default();
     let Some(paths) = doc
         .get_mut("paths")
         .and_then(serde_json::Value::as_object_mut)
@@ -990,25 +995,27 @@ fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExampl
         let frames = match id.as_str() {
             "stream_events" => Some((
                 "Event",
+                event_types.clone(),
+                "the event's id",
                 "Server-Sent Events: `retry: 3000`, then one frame per event: `id: <event id>`, \
                  `event: <its type>`, `data: <the event as one line of JSON, schema Event>`; \
                  `: keep-alive` comments while idle",
             )),
             "stream_game" => Some((
                 "GameView",
+                vec![serde_json::json!("game")],
+                "the game's version",
                 "Server-Sent Events: `retry: 3000`, then one frame per version: `id: <version>`, \
                  `event: game`, `data: <the caller's view as one line of JSON, schema \
                  GameView>`; `: keep-alive` comments while idle",
             )),
             _ => None,
         };
-        if let Some((schema, description)) = frames {
+        if let Some((schema, events, id_description, description)) = frames {
             let content = &mut operation["responses"]["200"]["content"]["text/event-stream"];
             if content.is_object() {
                 content["description"] = serde_json::Value::String(description.into());
-                // OpenAPI 3.1 cannot type the frames of a stream: the
-                // schema of each `data:` line, for tools and readers.
-                content["x-sse-data"] = serde_json::json!({"$ref": schema_ref(schema)});
+                content["schema"] = sse_frame(schema, events, id_description);
             }
         }
         if let (Some(error), true) = (
@@ -1023,6 +1030,33 @@ fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExampl
             operation["responses"]["400"] = response;
         }
     }
+}
+
+/// One frame of a stream, as a Server-Sent Events reader parses it: its
+/// `id`, its `event` name and its `data`, one line of JSON of `schema`.
+/// OpenAPI 3.1 has no keyword for the items of a stream (3.2 adds
+/// `itemSchema`); tools read a `text/event-stream` schema as describing one
+/// event (docs/api.md, "Server-Sent Events").
+fn sse_frame(
+    schema: &str,
+    events: Vec<serde_json::Value>,
+    id_description: &str,
+) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "description": "One event of the stream (the `retry:` line and `: keep-alive` \
+            comments carry no data and are not events)",
+        "required": ["id", "event", "data"],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]+$", "description": id_description},
+            "event": {"type": "string", "enum": events},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": schema_ref(schema)},
+            },
+        },
+    })
 }
 
 /// Written examples of the main answers, from a real game: a duel played

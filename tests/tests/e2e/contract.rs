@@ -59,29 +59,34 @@ impl Contract {
         (name, schema)
     }
 
-    /// The schema of the JSON answer `status` of operation `operation_id`.
-    pub fn response_schema(&self, operation_id: &str, status: u16) -> Value {
+    /// The answer `status` of operation `operation_id`, its `$ref` resolved.
+    fn response(&self, operation_id: &str, status: u16) -> Value {
         for item in self.doc["paths"].as_object().unwrap().values() {
             for operation in item.as_object().unwrap().values() {
                 if operation["operationId"] == operation_id {
-                    let mut response = operation["responses"][status.to_string()].clone();
-                    if let Some(reference) = response["$ref"].as_str() {
-                        response = self.resolve(reference).1;
-                    }
-                    let content = &response["content"];
-                    let mut schema = content["application/json"]["schema"].clone();
-                    if schema.is_null() {
-                        schema = content["application/problem+json"]["schema"].clone();
-                    }
-                    assert!(
-                        schema.is_object(),
-                        "{operation_id} {status} has no JSON schema"
-                    );
-                    return schema;
+                    let response = &operation["responses"][status.to_string()];
+                    return match response["$ref"].as_str() {
+                        Some(reference) => self.resolve(reference).1,
+                        None => response.clone(),
+                    };
                 }
             }
         }
         panic!("no operation {operation_id}");
+    }
+
+    /// The schema of the JSON answer `status` of operation `operation_id`.
+    pub fn response_schema(&self, operation_id: &str, status: u16) -> Value {
+        let content = &self.response(operation_id, status)["content"];
+        let mut schema = content["application/json"]["schema"].clone();
+        if schema.is_null() {
+            schema = content["application/problem+json"]["schema"].clone();
+        }
+        assert!(
+            schema.is_object(),
+            "{operation_id} {status} has no JSON schema"
+        );
+        schema
     }
 
     /// Fails unless every header the document lists for the answer
@@ -92,27 +97,52 @@ impl Contract {
         status: u16,
         headers: &reqwest::header::HeaderMap,
     ) {
-        for item in self.doc["paths"].as_object().unwrap().values() {
-            for operation in item.as_object().unwrap().values() {
-                if operation["operationId"] == operation_id {
-                    let mut response = operation["responses"][status.to_string()].clone();
-                    if let Some(reference) = response["$ref"].as_str() {
-                        response = self.resolve(reference).1;
-                    }
-                    for name in response["headers"]
-                        .as_object()
-                        .into_iter()
-                        .flatten()
-                        .map(|h| h.0)
-                    {
-                        assert!(
-                            headers.contains_key(name.as_str()),
-                            "{operation_id} {status} lacks the documented {name}"
-                        );
-                    }
-                }
+        let response = self.response(operation_id, status);
+        for name in response["headers"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|h| h.0)
+        {
+            assert!(
+                headers.contains_key(name.as_str()),
+                "{operation_id} {status} lacks the documented {name}"
+            );
+        }
+    }
+
+    /// Checks one frame of the stream `operation_id` answers: the frame as
+    /// a Server-Sent Events reader parses it (`id`, `event`, `data`)
+    /// against the `text/event-stream` schema, then the JSON in `data`
+    /// against the schema its `contentSchema` names.
+    pub fn check_frame(&mut self, operation_id: &str, frame: &Frame) {
+        let schema =
+            self.response(operation_id, 200)["content"]["text/event-stream"]["schema"].clone();
+        let mut parsed = json!({"data": frame.data});
+        for (field, value) in [("id", &frame.id), ("event", &frame.event)] {
+            if let Some(value) = value {
+                parsed[field] = json!(value);
             }
         }
+        let mut errors = Vec::new();
+        self.validate(&parsed, &schema, None, "$", true, &mut errors);
+        let data = &schema["properties"]["data"];
+        assert_eq!(
+            data["contentMediaType"], "application/json",
+            "{operation_id}"
+        );
+        let content = data["contentSchema"].clone();
+        assert!(content.is_object(), "{operation_id}: no contentSchema");
+        match serde_json::from_str::<Value>(&frame.data) {
+            Ok(value) => self.validate(&value, &content, None, "$.data", true, &mut errors),
+            Err(error) => errors.push(format!("$.data is not JSON: {error}")),
+        }
+        assert!(
+            errors.is_empty(),
+            "a frame of {operation_id} does not fit the document:\n{}\n{frame:?}",
+            errors.join("\n")
+        );
+        self.checked += 1;
     }
 
     /// Checks `body`, the answer `status` of `operation_id`.
@@ -520,6 +550,35 @@ backend_tests! {
             assert!(seen.contains(expected), "{expected} never checked: {seen:?}");
         }
         assert!(contract.checked > 100, "{}", contract.checked);
+    }
+}
+
+backend_tests! {
+    /// Every frame of both streams, as a Server-Sent Events reader parses
+    /// it, fits the document: a player's feed from the first event, and the
+    /// game as each player and a spectator see it.
+    async fn every_frame_of_the_streams_fits_the_document(app) {
+        let mut contract = Contract::new();
+        let (red, blue) = two_users(&app, "frames").await;
+        let watcher = app.register_user("frames_watch").await;
+        let id = start_game(&app, &red, &blue, 3).await;
+        play_move(&app, &id, &red, 1).await;
+
+        let pending = feed(&app, &blue).await.len();
+        assert!(pending >= 3, "{pending}");
+        let mut events =
+            SseReader::new(open_stream(&app, "/api/v1/events/stream", &blue, Some(0)).await);
+        for _ in 0..pending {
+            let frame = events.next_frame(FRAME_LIMIT).await.expect("an event");
+            contract.check_frame("stream_events", &frame);
+        }
+        let path = format!("/api/v1/games/{id}/stream");
+        for viewer in [&red, &blue, &watcher] {
+            let mut game = SseReader::new(open_stream(&app, &path, viewer, None).await);
+            let frame = game.next_frame(FRAME_LIMIT).await.expect("the view");
+            contract.check_frame("stream_game", &frame);
+        }
+        assert_eq!(contract.checked, pending + 3);
     }
 }
 

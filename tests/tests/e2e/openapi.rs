@@ -573,8 +573,10 @@ fn streams_name_the_schema_of_their_frames() {
     ] {
         let content =
             &doc["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"];
+        let data = &content["schema"]["properties"]["data"];
+        assert_eq!(data["contentMediaType"], "application/json", "{path}");
         assert_eq!(
-            content["x-sse-data"]["$ref"],
+            data["contentSchema"]["$ref"],
             format!("#/components/schemas/{schema}"),
             "{path}"
         );
