@@ -438,10 +438,14 @@ problem_response!(
 /// The 400 problem an operation (by id) can really get, if it is not the
 /// generic unreadable-body one (given by the routes, which know them).
 pub type BadRequestExamples = fn(&str) -> Option<ApiError>;
+/// The schema of a header parameter (by name), where its type alone does
+/// not say what the server takes (given by the routes).
+pub type HeaderSchemas = fn(&str) -> Option<serde_json::Value>;
 
 pub fn finish(
     doc: utoipa::openapi::OpenApi,
     bad_request_example: BadRequestExamples,
+    header_schema: HeaderSchemas,
 ) -> utoipa::openapi::OpenApi {
     let mut value = match serde_json::to_value(&doc) {
         Ok(value) => value,
@@ -465,6 +469,7 @@ pub fn finish(
     operations(&mut value, bad_request_example);
     response_headers(&mut value);
     links(&mut value);
+    header_parameters(&mut value, header_schema);
     match serde_json::from_value::<utoipa::openapi::OpenApi>(value) {
         Ok(mut finished) => {
             // A JSON value sorts its keys: give the paths back the order the
@@ -1064,6 +1069,37 @@ fn links(doc: &mut serde_json::Value) {
         for (source, status, name, link) in &table {
             if *source == id && operation["responses"][*status].is_object() {
                 operation["responses"][*status]["links"][*name] = link.clone();
+            }
+        }
+    }
+}
+
+/// Header parameters as the server reads them: a header is sent or not,
+/// so its schema has no `null`; and the values it takes, where the routes
+/// say more than the type.
+fn header_parameters(doc: &mut serde_json::Value, header_schema: HeaderSchemas) {
+    for operation in operations_mut(doc) {
+        let parameters = operation
+            .get_mut("parameters")
+            .and_then(serde_json::Value::as_array_mut);
+        for parameter in parameters.into_iter().flatten() {
+            if parameter["in"] != "header" {
+                continue;
+            }
+            let name = parameter["name"].as_str().unwrap_or_default().to_owned();
+            let schema = &mut parameter["schema"];
+            if let Some(types) = schema["type"].as_array() {
+                let types: Vec<serde_json::Value> =
+                    types.iter().filter(|t| *t != "null").cloned().collect();
+                schema["type"] = match types.as_slice() {
+                    [one] => one.clone(),
+                    _ => serde_json::Value::Array(types),
+                };
+            }
+            if let Some(serde_json::Value::Object(members)) = header_schema(&name) {
+                for (key, value) in members {
+                    schema[key] = value;
+                }
             }
         }
     }

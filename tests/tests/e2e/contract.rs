@@ -59,20 +59,24 @@ impl Contract {
         (name, schema)
     }
 
+    /// The operation `operation_id` of the document.
+    fn operation(&self, operation_id: &str) -> &Value {
+        self.doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .find(|operation| operation["operationId"] == operation_id)
+            .unwrap_or_else(|| panic!("no operation {operation_id}"))
+    }
+
     /// The answer `status` of operation `operation_id`, its `$ref` resolved.
     fn response(&self, operation_id: &str, status: u16) -> Value {
-        for item in self.doc["paths"].as_object().unwrap().values() {
-            for operation in item.as_object().unwrap().values() {
-                if operation["operationId"] == operation_id {
-                    let response = &operation["responses"][status.to_string()];
-                    return match response["$ref"].as_str() {
-                        Some(reference) => self.resolve(reference).1,
-                        None => response.clone(),
-                    };
-                }
-            }
+        let response = &self.operation(operation_id)["responses"][status.to_string()];
+        match response["$ref"].as_str() {
+            Some(reference) => self.resolve(reference).1,
+            None => response.clone(),
         }
-        panic!("no operation {operation_id}");
     }
 
     /// The schema of the JSON answer `status` of operation `operation_id`.
@@ -109,6 +113,25 @@ impl Contract {
                 "{operation_id} {status} lacks the documented {name}"
             );
         }
+    }
+
+    /// Whether a header value fits the schema of header parameter `name` of
+    /// `operation_id` (read as a JSON number where it is one).
+    pub fn header_fits(&mut self, operation_id: &str, name: &str, value: &str) -> bool {
+        let schema = self.operation(operation_id)["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["in"] == "header" && p["name"] == name)
+            .unwrap_or_else(|| panic!("{operation_id} has no header {name}"))["schema"]
+            .clone();
+        let value = match value.parse::<i64>() {
+            Ok(number) => json!(number),
+            Err(_) => json!(value),
+        };
+        let mut errors = Vec::new();
+        self.validate(&value, &schema, None, name, false, &mut errors);
+        errors.is_empty()
     }
 
     /// Checks one frame of the stream `operation_id` answers: the frame as
@@ -218,6 +241,15 @@ impl Contract {
         if let (Some(pattern), Some(text)) = (schema["pattern"].as_str(), value.as_str()) {
             if !regex::Regex::new(pattern).unwrap().is_match(text) {
                 errors.push(format!("{at}: {text:?} does not match {pattern}"));
+            }
+        }
+        if let Some(text) = value.as_str() {
+            let length = text.chars().count() as u64;
+            if schema["minLength"].as_u64().is_some_and(|min| length < min) {
+                errors.push(format!("{at}: {text:?} is shorter than the minLength"));
+            }
+            if schema["maxLength"].as_u64().is_some_and(|max| length > max) {
+                errors.push(format!("{at}: {text:?} is longer than the maxLength"));
             }
         }
         if let Some(number) = value.as_f64() {
@@ -579,6 +611,39 @@ backend_tests! {
             contract.check_frame("stream_game", &frame);
         }
         assert_eq!(contract.checked, pending + 3);
+    }
+}
+
+backend_tests! {
+    /// A header value fits the schema the document gives it exactly when
+    /// the server takes it: `Idempotency-Key` on a new game, `Last-Event-ID`
+    /// on the event stream. (A generated client, or a fuzzer, sends what
+    /// the schema allows.)
+    async fn header_values_fit_their_schema_exactly_when_the_server_takes_them(app) {
+        let mut contract = Contract::new();
+        let user = app.register_user("headers").await;
+        let long = "k".repeat(api::games::written::IDEMPOTENCY_KEY_MAX);
+        let keys = [
+            "k".to_owned(), "a b".to_owned(), "~!{}".to_owned(), "null".to_owned(),
+            long.clone(), format!("{long}k"), "tab\tkey".to_owned(), "caf\u{e9}".to_owned(),
+        ];
+        for key in keys {
+            let documented = contract.header_fits("create_game", "Idempotency-Key", &key);
+            let value = reqwest::header::HeaderValue::from_bytes(key.as_bytes()).unwrap();
+            let status = app.client().post(app.at("/api/v1/games"))
+                .bearer_auth(&user.access_token).header("Idempotency-Key", value)
+                .json(&json!({})).send().await.unwrap().status();
+            assert!(status == 201 || status == 400, "{key:?}: {status}");
+            assert_eq!(documented, status == 201, "Idempotency-Key {key:?}: {status}");
+        }
+        for id in ["0", "7", "-1", "null", "x", "9223372036854775808"] {
+            let documented = contract.header_fits("stream_events", "Last-Event-ID", id);
+            let status = app.client().get(app.at("/api/v1/events/stream"))
+                .bearer_auth(&user.access_token).header("Last-Event-ID", id)
+                .send().await.unwrap().status();
+            assert!(status == 200 || status == 400, "{id:?}: {status}");
+            assert_eq!(documented, status == 200, "Last-Event-ID {id:?}: {status}");
+        }
     }
 }
 
