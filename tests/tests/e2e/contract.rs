@@ -647,6 +647,33 @@ backend_tests! {
     }
 }
 
+backend_tests! {
+    /// `null` for a member of a new game's body (or of its rules) fits the
+    /// document exactly when the server takes it: where `null` means
+    /// something (no opponent, no cap on plies, the default days) it is
+    /// allowed, elsewhere the member is left out or given a value.
+    async fn null_members_of_a_new_game_fit_the_document_exactly_when_taken(app) {
+        let mut contract = Contract::new();
+        let user = app.register_user("nulls").await;
+        let request = contract.doc["components"]["schemas"]["CreateGameRequest"].clone();
+        let rules = contract.doc["components"]["schemas"]["Rules"].clone();
+        let mut bodies = Vec::new();
+        for member in request["properties"].as_object().unwrap().keys() {
+            bodies.push(json!({member: null}));
+        }
+        for member in rules["properties"].as_object().unwrap().keys() {
+            bodies.push(json!({"rules": {member: null}}));
+        }
+        for body in bodies {
+            let mut errors = Vec::new();
+            contract.validate(&body, &request, None, "$", false, &mut errors);
+            let status = app.post_as("/api/v1/games", &user, &body).await.status();
+            assert!(status == 201 || status.is_client_error(), "{body}: {status}");
+            assert_eq!(errors.is_empty(), status == 201, "{body}: {status} {errors:?}");
+        }
+    }
+}
+
 /// Every written example (schemas, responses, parameters) fits its schema:
 /// Swagger UI shows them, and clients copy them.
 #[test]
