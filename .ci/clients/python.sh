@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 . .ci/lib/server.sh
+. .ci/lib/venv.sh
 
 GENERATOR_VERSION=0.29.0
 work="$(mktemp -d)"
@@ -14,8 +15,7 @@ trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 if ! command -v python3 >/dev/null 2>&1; then
     echo "skipped: python3 is not installed"; exit 0
 fi
-if ! python3 -m venv "$work/venv" >/dev/null 2>&1 \
-    || ! "$work/venv/bin/pip" install -q "openapi-python-client==${GENERATOR_VERSION}" >/dev/null 2>&1; then
+if ! python_tool "$work/venv" "openapi-python-client==${GENERATOR_VERSION}"; then
     echo "skipped: cannot install openapi-python-client ${GENERATOR_VERSION}"; exit 0
 fi
 

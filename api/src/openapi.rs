@@ -450,10 +450,14 @@ problem_response!(
 /// The 400 problem an operation (by id) can really get, if it is not the
 /// generic unreadable-body one (given by the routes, which know them).
 pub type BadRequestExamples = fn(&str) -> Option<ApiError>;
+/// The schema of a header parameter (by name), where its type alone does
+/// not say what the server takes (given by the routes).
+pub type HeaderSchemas = fn(&str) -> Option<serde_json::Value>;
 
 pub fn finish(
     doc: utoipa::openapi::OpenApi,
     bad_request_example: BadRequestExamples,
+    header_schema: HeaderSchemas,
 ) -> utoipa::openapi::OpenApi {
     let mut value = match serde_json::to_value(&doc) {
         Ok(value) => value,
@@ -476,6 +480,8 @@ pub fn finish(
     }
     operations(&mut value, bad_request_example);
     response_headers(&mut value);
+    links(&mut value);
+    header_parameters(&mut value, header_schema);
     match serde_json::from_value::<utoipa::openapi::OpenApi>(value) {
         Ok(mut finished) => {
             // A JSON value sorts its keys: give the paths back the order the
@@ -899,43 +905,30 @@ fn response_headers(doc: &mut serde_json::Value) {
             add(response, "X-Request-Id", &request_id);
         }
     }
-    let Some(paths) = doc
-        .get_mut("paths")
-        .and_then(serde_json::Value::as_object_mut)
-    else {
-        return;
-    };
-    for item in paths.values_mut() {
-        let Some(operations) = item.as_object_mut() else {
+    for operation in operations_mut(doc) {
+        let id = operation["operationId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(serde_json::Value::as_object_mut)
+        else {
             continue;
         };
-        for operation in operations.values_mut() {
-            let id = operation["operationId"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned();
-            let Some(responses) = operation
-                .get_mut("responses")
-                .and_then(serde_json::Value::as_object_mut)
-            else {
-                continue;
-            };
-            responses.entry("500").or_insert_with(
-                || serde_json::json!({"$ref": "#/components/responses/InternalError"}),
-            );
-            for (status, response) in responses.iter_mut() {
-                add(response, "X-Request-Id", &request_id);
-                let success = status.starts_with('2') || status == "304";
-                if success
-                    && TAGGED.contains(&id.as_str())
-                    && response["headers"].get("ETag").is_none()
-                {
-                    add(
-                        response,
-                        "ETag",
-                        &header("Tag of the caller's view of the game (send it as If-None-Match or If-Match)"),
-                    );
-                }
+        responses
+            .entry("500")
+            .or_insert_with(|| serde_json::json!({"$ref": "#/components/responses/InternalError"}));
+        for (status, response) in responses.iter_mut() {
+            add(response, "X-Request-Id", &request_id);
+            let success = status.starts_with('2') || status == "304";
+            if success && TAGGED.contains(&id.as_str()) && response["headers"].get("ETag").is_none()
+            {
+                add(
+                    response,
+                    "ETag",
+                    &header("Tag of the caller's view of the game (send it as If-None-Match or If-Match)"),
+                );
             }
         }
     }
@@ -977,23 +970,183 @@ const SUMMARIES: [(&str, &str); 31] = [
     ("get_problem", "Explain a problem type"),
 ];
 
+/// Where the values of a success answer lead next, as OpenAPI links from
+/// (operation, status) to an operation: a new game's id to joining it,
+/// a view's first legal move to playing it, a token pair to refreshing it.
+/// For readers, and for tools that test sequences of calls (the contract
+/// fuzzing of `.ci/fuzz` follows them from a new game to its moves).
+/// Links to a game: (source, status, name, target, the game id, description).
+#[rustfmt::skip]
+const GAME_LINKS: [(&str, &str, &str, &str, &str, &str); 25] = [
+    ("create_game", "201", "Join", "join_game", ID, "Take the open seat or accept"),
+    ("create_game", "201", "Decline", "decline_game", ID, "Decline the challenge"),
+    ("create_game", "201", "Abort", "abort_game", ID, "Withdraw the game"),
+    ("join_game", "200", "PlaceSetup", "place_setup", ID, "Place a setup"),
+    ("place_setup", "200", "PlaceSetup", "place_setup", ID, "Place (or replace) a setup"),
+    ("get_game", "200", "Draw", "draw_game", ID, "Offer or answer a draw"),
+    ("get_game", "200", "Resign", "resign_game", ID, "Resign"),
+    ("play_move", "200", "GetGame", "get_game", MOVED, "The game after the move"),
+    ("play_move", "200", "ListMoves", "list_moves", MOVED, "The history after the move"),
+    ("create_game", "201", "GetGame", "get_game", ID, VIEW),
+    ("create_game", "201", "ListMoves", "list_moves", ID, HISTORY),
+    ("create_game", "201", "StreamGame", "stream_game", ID, FOLLOW),
+    ("join_game", "200", "GetGame", "get_game", ID, VIEW),
+    ("join_game", "200", "ListMoves", "list_moves", ID, HISTORY),
+    ("join_game", "200", "StreamGame", "stream_game", ID, FOLLOW),
+    ("place_setup", "200", "GetGame", "get_game", ID, VIEW),
+    ("place_setup", "200", "ListMoves", "list_moves", ID, HISTORY),
+    ("place_setup", "200", "StreamGame", "stream_game", ID, FOLLOW),
+    ("draw_game", "200", "GetGame", "get_game", ID, VIEW),
+    ("draw_game", "200", "ListMoves", "list_moves", ID, HISTORY),
+    ("draw_game", "200", "StreamGame", "stream_game", ID, FOLLOW),
+    ("resign_game", "200", "GetGame", "get_game", ID, VIEW),
+    ("resign_game", "200", "ListMoves", "list_moves", ID, HISTORY),
+    ("resign_game", "200", "StreamGame", "stream_game", ID, FOLLOW),
+    ("get_game", "200", "StreamGame", "stream_game", ID, FOLLOW),
+];
+const ID: &str = "$response.body#/id";
+const MOVED: &str = "$response.body#/game/id";
+const VIEW: &str = "The game as the caller sees it now";
+const HISTORY: &str = "The history of the game";
+const FOLLOW: &str = "Follow the game";
+
+/// Links that pass a token pair on: (source, status, name, target, description).
+#[rustfmt::skip]
+const TOKEN_LINKS: [(&str, &str, &str, &str, &str); 5] = [
+    (
+        "register_user",
+        "201",
+        "Refresh",
+        "refresh_token",
+        "Refresh the first tokens",
+    ),
+    (
+        "login_user",
+        "200",
+        "Refresh",
+        "refresh_token",
+        "Refresh the tokens",
+    ),
+    (
+        "login_user",
+        "200",
+        "Logout",
+        "logout_user",
+        "End this session",
+    ),
+    (
+        "refresh_token",
+        "200",
+        "Refresh",
+        "refresh_token",
+        "Refresh the new tokens",
+    ),
+    (
+        "refresh_token",
+        "200",
+        "Logout",
+        "logout_user",
+        "End this session",
+    ),
+];
+
+fn link_table() -> Vec<(&'static str, &'static str, &'static str, serde_json::Value)> {
+    use serde_json::json;
+    let mut table = Vec::new();
+    for (source, status, name, target, id, description) in GAME_LINKS {
+        let link = json!({"operationId": target, "parameters": {"path.id": id},
+                          "description": description});
+        table.push((source, status, name, link));
+    }
+    let first_move = json!({
+        "operationId": "play_move",
+        "parameters": {"path.id": ID},
+        "requestBody": {
+            "from": "$response.body#/legal_moves/0/from",
+            "to": "$response.body#/legal_moves/0/to",
+            "expected_version": "$response.body#/version",
+        },
+        "description": "Play the first of the legal moves (present on the caller's turn)",
+    });
+    table.push(("get_game", "200", "PlayMove", first_move));
+    for (source, status, name, target, description) in TOKEN_LINKS {
+        // (`parameters` empty but present: utoipa's `Link` requires it.)
+        let link = json!({"operationId": target, "parameters": {},
+                          "requestBody": {"refresh_token": "$response.body#/refresh_token"},
+                          "description": description});
+        table.push((source, status, name, link));
+    }
+    table
+}
+
+fn links(doc: &mut serde_json::Value) {
+    let table = link_table();
+    for operation in operations_mut(doc) {
+        let id = operation["operationId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        for (source, status, name, link) in &table {
+            if *source == id && operation["responses"][*status].is_object() {
+                operation["responses"][*status]["links"][*name] = link.clone();
+            }
+        }
+    }
+}
+
+/// Header parameters as the server reads them: a header is sent or not,
+/// so its schema has no `null`; and the values it takes, where the routes
+/// say more than the type.
+fn header_parameters(doc: &mut serde_json::Value, header_schema: HeaderSchemas) {
+    for operation in operations_mut(doc) {
+        let parameters = operation
+            .get_mut("parameters")
+            .and_then(serde_json::Value::as_array_mut);
+        for parameter in parameters.into_iter().flatten() {
+            if parameter["in"] != "header" {
+                continue;
+            }
+            let name = parameter["name"].as_str().unwrap_or_default().to_owned();
+            let schema = &mut parameter["schema"];
+            if let Some(types) = schema["type"].as_array() {
+                let types: Vec<serde_json::Value> =
+                    types.iter().filter(|t| *t != "null").cloned().collect();
+                schema["type"] = match types.as_slice() {
+                    [one] => one.clone(),
+                    _ => serde_json::Value::Array(types),
+                };
+            }
+            if let Some(serde_json::Value::Object(members)) = header_schema(&name) {
+                for (key, value) in members {
+                    schema[key] = value;
+                }
+            }
+        }
+    }
+}
+
+/// Every operation of the document.
+fn operations_mut(doc: &mut serde_json::Value) -> impl Iterator<Item = &mut serde_json::Value> {
+    doc.get_mut("paths")
+        .and_then(serde_json::Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(serde_json::Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+}
+
 /// Summaries, and the 400 examples that fit each operation.
 fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExamples) {
     let bad_request = doc
         .pointer("/components/responses/BadRequest")
         .cloned()
         .unwrap_or_default();
-    let Some(paths) = doc
-        .get_mut("paths")
-        .and_then(serde_json::Value::as_object_mut)
-    else {
-        return;
-    };
-    for operation in paths
-        .values_mut()
-        .filter_map(serde_json::Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-    {
+    let event_types: Vec<serde_json::Value> = doc
+        .pointer("/components/schemas/Event/discriminator/mapping")
+        .and_then(serde_json::Value::as_object)
+        .map(|mapping| mapping.keys().map(|k| k.as_str().into()).collect())
+        .unwrap_or_default();
+    for operation in operations_mut(doc) {
         let id = operation["operationId"]
             .as_str()
             .unwrap_or_default()
@@ -1010,25 +1163,27 @@ fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExampl
         let frames = match id.as_str() {
             "stream_events" => Some((
                 "Event",
+                event_types.clone(),
+                "the event's id",
                 "Server-Sent Events: `retry: 3000`, then one frame per event: `id: <event id>`, \
                  `event: <its type>`, `data: <the event as one line of JSON, schema Event>`; \
                  `: keep-alive` comments while idle",
             )),
             "stream_game" => Some((
                 "GameView",
+                vec![serde_json::json!("game")],
+                "the game's version",
                 "Server-Sent Events: `retry: 3000`, then one frame per version: `id: <version>`, \
                  `event: game`, `data: <the caller's view as one line of JSON, schema \
                  GameView>`; `: keep-alive` comments while idle",
             )),
             _ => None,
         };
-        if let Some((schema, description)) = frames {
+        if let Some((schema, events, id_description, description)) = frames {
             let content = &mut operation["responses"]["200"]["content"]["text/event-stream"];
             if content.is_object() {
                 content["description"] = serde_json::Value::String(description.into());
-                // OpenAPI 3.1 cannot type the frames of a stream: the
-                // schema of each `data:` line, for tools and readers.
-                content["x-sse-data"] = serde_json::json!({"$ref": schema_ref(schema)});
+                content["schema"] = sse_frame(schema, events, id_description);
             }
         }
         if let (Some(error), true) = (
@@ -1043,6 +1198,33 @@ fn operations(doc: &mut serde_json::Value, bad_request_example: BadRequestExampl
             operation["responses"]["400"] = response;
         }
     }
+}
+
+/// One frame of a stream, as a Server-Sent Events reader parses it: its
+/// `id`, its `event` name and its `data`, one line of JSON of `schema`.
+/// OpenAPI 3.1 has no keyword for the items of a stream (3.2 adds
+/// `itemSchema`); tools read a `text/event-stream` schema as describing one
+/// event (docs/api.md, "Server-Sent Events").
+fn sse_frame(
+    schema: &str,
+    events: Vec<serde_json::Value>,
+    id_description: &str,
+) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "description": "One event of the stream (the `retry:` line and `: keep-alive` \
+            comments carry no data and are not events)",
+        "required": ["id", "event", "data"],
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]+$", "description": id_description},
+            "event": {"type": "string", "enum": events},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": schema_ref(schema)},
+            },
+        },
+    })
 }
 
 /// Written examples of the main answers, from a real game: a duel played

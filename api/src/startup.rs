@@ -238,7 +238,7 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
         .configure(routes::configure)
         .split_for_parts()
         .1;
-    crate::openapi::finish(doc, routes::bad_request_example)
+    crate::openapi::finish(doc, routes::bad_request_example, routes::header_schema)
 }
 
 /// Documented paths and their methods, to tell "wrong method" (405) from
@@ -517,7 +517,7 @@ pub fn build_app(
         .app_data(web::PathConfig::default().error_handler(path_error))
         .configure(routes::configure)
         .split_for_parts();
-    let doc = crate::openapi::finish(doc, routes::bad_request_example);
+    let doc = crate::openapi::finish(doc, routes::bad_request_example, routes::header_schema);
     let routes = web::Data::new(RouteTable::from_openapi(&doc));
     let parameters = web::Data::new(ParameterTable::from_openapi(&doc));
     app.app_data(routes)

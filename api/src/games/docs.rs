@@ -82,16 +82,20 @@ pub enum PieceDoc {
     "max_plies": null, "max_plies_without_battle": null, "more_squares_rule": false}))]
 pub struct RulesDoc {
     /// 2-10, default 3
-    #[schema(minimum = 2, maximum = 10)]
-    two_square_limit: Option<u8>,
+    #[schema(minimum = 2, maximum = 10, required = false)]
+    two_square_limit: u8,
     /// default true
-    scout_strike_after_move: Option<bool>,
+    #[schema(required = false)]
+    scout_strike_after_move: bool,
     /// default false
-    aggressor_advantage: Option<bool>,
+    #[schema(required = false)]
+    aggressor_advantage: bool,
     /// default false
-    silent_defense: Option<bool>,
+    #[schema(required = false)]
+    silent_defense: bool,
     /// default false
-    rescue: Option<bool>,
+    #[schema(required = false)]
+    rescue: bool,
     /// a draw (`move_limit`) after this many plies; null = no cap
     #[schema(minimum = 1, maximum = 1_000_000)]
     max_plies: Option<u32>,
@@ -100,7 +104,8 @@ pub struct RulesDoc {
     max_plies_without_battle: Option<u32>,
     /// default false; tournament play turns it on: no endless chase back into
     /// a position that already stood during the chase (docs/more-squares-rule.md)
-    more_squares_rule: Option<bool>,
+    #[schema(required = false)]
+    more_squares_rule: bool,
 }
 
 /// The complete rules in force in a game (every rule is always sent).

@@ -109,11 +109,11 @@ pub enum ColorChoice {
 pub struct CreateGameRequest {
     /// default `classic`
     #[serde(default)]
-    #[schema(value_type = Option<VariantDoc>)]
+    #[schema(value_type = VariantDoc)]
     pub variant: Variant,
     /// Any subset of the rules; the rest take their defaults (docs/rules.md).
     #[serde(default, deserialize_with = "object")]
-    #[schema(value_type = Option<RulesDoc>)]
+    #[schema(value_type = RulesDoc)]
     pub rules: Rules,
     /// default `random`
     #[serde(default)]

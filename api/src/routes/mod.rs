@@ -81,3 +81,25 @@ pub fn bad_request_example(operation: &str) -> Option<crate::error::ApiError> {
         _ => None,
     }
 }
+
+/// What a header parameter's value must be where its type alone does not
+/// say it (the document is finished with these): the server refuses any
+/// other value with 400 `validation_failed`.
+pub fn header_schema(name: &str) -> Option<serde_json::Value> {
+    let key_max = crate::games::written::IDEMPOTENCY_KEY_MAX;
+    match name {
+        // Visible ASCII, spaces only inside (the server trims the ends).
+        "Idempotency-Key" => Some(serde_json::json!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": key_max,
+            "pattern": format!("^[!-~]([ -~]{{0,{}}}[!-~])?$", key_max - 2),
+        })),
+        "Last-Event-ID" => Some(serde_json::json!({
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+        })),
+        _ => None,
+    }
+}

@@ -59,29 +59,38 @@ impl Contract {
         (name, schema)
     }
 
+    /// The operation `operation_id` of the document.
+    fn operation(&self, operation_id: &str) -> &Value {
+        self.doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .find(|operation| operation["operationId"] == operation_id)
+            .unwrap_or_else(|| panic!("no operation {operation_id}"))
+    }
+
+    /// The answer `status` of operation `operation_id`, its `$ref` resolved.
+    fn response(&self, operation_id: &str, status: u16) -> Value {
+        let response = &self.operation(operation_id)["responses"][status.to_string()];
+        match response["$ref"].as_str() {
+            Some(reference) => self.resolve(reference).1,
+            None => response.clone(),
+        }
+    }
+
     /// The schema of the JSON answer `status` of operation `operation_id`.
     pub fn response_schema(&self, operation_id: &str, status: u16) -> Value {
-        for item in self.doc["paths"].as_object().unwrap().values() {
-            for operation in item.as_object().unwrap().values() {
-                if operation["operationId"] == operation_id {
-                    let mut response = operation["responses"][status.to_string()].clone();
-                    if let Some(reference) = response["$ref"].as_str() {
-                        response = self.resolve(reference).1;
-                    }
-                    let content = &response["content"];
-                    let mut schema = content["application/json"]["schema"].clone();
-                    if schema.is_null() {
-                        schema = content["application/problem+json"]["schema"].clone();
-                    }
-                    assert!(
-                        schema.is_object(),
-                        "{operation_id} {status} has no JSON schema"
-                    );
-                    return schema;
-                }
-            }
+        let content = &self.response(operation_id, status)["content"];
+        let mut schema = content["application/json"]["schema"].clone();
+        if schema.is_null() {
+            schema = content["application/problem+json"]["schema"].clone();
         }
-        panic!("no operation {operation_id}");
+        assert!(
+            schema.is_object(),
+            "{operation_id} {status} has no JSON schema"
+        );
+        schema
     }
 
     /// Fails unless every header the document lists for the answer
@@ -92,27 +101,71 @@ impl Contract {
         status: u16,
         headers: &reqwest::header::HeaderMap,
     ) {
-        for item in self.doc["paths"].as_object().unwrap().values() {
-            for operation in item.as_object().unwrap().values() {
-                if operation["operationId"] == operation_id {
-                    let mut response = operation["responses"][status.to_string()].clone();
-                    if let Some(reference) = response["$ref"].as_str() {
-                        response = self.resolve(reference).1;
-                    }
-                    for name in response["headers"]
-                        .as_object()
-                        .into_iter()
-                        .flatten()
-                        .map(|h| h.0)
-                    {
-                        assert!(
-                            headers.contains_key(name.as_str()),
-                            "{operation_id} {status} lacks the documented {name}"
-                        );
-                    }
-                }
+        let response = self.response(operation_id, status);
+        for name in response["headers"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|h| h.0)
+        {
+            assert!(
+                headers.contains_key(name.as_str()),
+                "{operation_id} {status} lacks the documented {name}"
+            );
+        }
+    }
+
+    /// Whether a header value fits the schema of header parameter `name` of
+    /// `operation_id` (read as a JSON number where it is one).
+    pub fn header_fits(&mut self, operation_id: &str, name: &str, value: &str) -> bool {
+        let schema = self.operation(operation_id)["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["in"] == "header" && p["name"] == name)
+            .unwrap_or_else(|| panic!("{operation_id} has no header {name}"))["schema"]
+            .clone();
+        let value = match value.parse::<i64>() {
+            Ok(number) => json!(number),
+            Err(_) => json!(value),
+        };
+        let mut errors = Vec::new();
+        self.validate(&value, &schema, None, name, false, &mut errors);
+        errors.is_empty()
+    }
+
+    /// Checks one frame of the stream `operation_id` answers: the frame as
+    /// a Server-Sent Events reader parses it (`id`, `event`, `data`)
+    /// against the `text/event-stream` schema, then the JSON in `data`
+    /// against the schema its `contentSchema` names.
+    pub fn check_frame(&mut self, operation_id: &str, frame: &Frame) {
+        let schema =
+            self.response(operation_id, 200)["content"]["text/event-stream"]["schema"].clone();
+        let mut parsed = json!({"data": frame.data});
+        for (field, value) in [("id", &frame.id), ("event", &frame.event)] {
+            if let Some(value) = value {
+                parsed[field] = json!(value);
             }
         }
+        let mut errors = Vec::new();
+        self.validate(&parsed, &schema, None, "$", true, &mut errors);
+        let data = &schema["properties"]["data"];
+        assert_eq!(
+            data["contentMediaType"], "application/json",
+            "{operation_id}"
+        );
+        let content = data["contentSchema"].clone();
+        assert!(content.is_object(), "{operation_id}: no contentSchema");
+        match serde_json::from_str::<Value>(&frame.data) {
+            Ok(value) => self.validate(&value, &content, None, "$.data", true, &mut errors),
+            Err(error) => errors.push(format!("$.data is not JSON: {error}")),
+        }
+        assert!(
+            errors.is_empty(),
+            "a frame of {operation_id} does not fit the document:\n{}\n{frame:?}",
+            errors.join("\n")
+        );
+        self.checked += 1;
     }
 
     /// Checks `body`, the answer `status` of `operation_id`.
@@ -188,6 +241,15 @@ impl Contract {
         if let (Some(pattern), Some(text)) = (schema["pattern"].as_str(), value.as_str()) {
             if !regex::Regex::new(pattern).unwrap().is_match(text) {
                 errors.push(format!("{at}: {text:?} does not match {pattern}"));
+            }
+        }
+        if let Some(text) = value.as_str() {
+            let length = text.chars().count() as u64;
+            if schema["minLength"].as_u64().is_some_and(|min| length < min) {
+                errors.push(format!("{at}: {text:?} is shorter than the minLength"));
+            }
+            if schema["maxLength"].as_u64().is_some_and(|max| length > max) {
+                errors.push(format!("{at}: {text:?} is longer than the maxLength"));
             }
         }
         if let Some(number) = value.as_f64() {
@@ -520,6 +582,95 @@ backend_tests! {
             assert!(seen.contains(expected), "{expected} never checked: {seen:?}");
         }
         assert!(contract.checked > 100, "{}", contract.checked);
+    }
+}
+
+backend_tests! {
+    /// Every frame of both streams, as a Server-Sent Events reader parses
+    /// it, fits the document: a player's feed from the first event, and the
+    /// game as each player and a spectator see it.
+    async fn every_frame_of_the_streams_fits_the_document(app) {
+        let mut contract = Contract::new();
+        let (red, blue) = two_users(&app, "frames").await;
+        let watcher = app.register_user("frames_watch").await;
+        let id = start_game(&app, &red, &blue, 3).await;
+        play_move(&app, &id, &red, 1).await;
+
+        let pending = feed(&app, &blue).await.len();
+        assert!(pending >= 3, "{pending}");
+        let mut events =
+            SseReader::new(open_stream(&app, "/api/v1/events/stream", &blue, Some(0)).await);
+        for _ in 0..pending {
+            let frame = events.next_frame(FRAME_LIMIT).await.expect("an event");
+            contract.check_frame("stream_events", &frame);
+        }
+        let path = format!("/api/v1/games/{id}/stream");
+        for viewer in [&red, &blue, &watcher] {
+            let mut game = SseReader::new(open_stream(&app, &path, viewer, None).await);
+            let frame = game.next_frame(FRAME_LIMIT).await.expect("the view");
+            contract.check_frame("stream_game", &frame);
+        }
+        assert_eq!(contract.checked, pending + 3);
+    }
+}
+
+backend_tests! {
+    /// A header value fits the schema the document gives it exactly when
+    /// the server takes it: `Idempotency-Key` on a new game, `Last-Event-ID`
+    /// on the event stream. (A generated client, or a fuzzer, sends what
+    /// the schema allows.)
+    async fn header_values_fit_their_schema_exactly_when_the_server_takes_them(app) {
+        let mut contract = Contract::new();
+        let user = app.register_user("headers").await;
+        let long = "k".repeat(api::games::written::IDEMPOTENCY_KEY_MAX);
+        let keys = [
+            "k".to_owned(), "a b".to_owned(), "~!{}".to_owned(), "null".to_owned(),
+            long.clone(), format!("{long}k"), "tab\tkey".to_owned(), "caf\u{e9}".to_owned(),
+        ];
+        for key in keys {
+            let documented = contract.header_fits("create_game", "Idempotency-Key", &key);
+            let value = reqwest::header::HeaderValue::from_bytes(key.as_bytes()).unwrap();
+            let status = app.client().post(app.at("/api/v1/games"))
+                .bearer_auth(&user.access_token).header("Idempotency-Key", value)
+                .json(&json!({})).send().await.unwrap().status();
+            assert!(status == 201 || status == 400, "{key:?}: {status}");
+            assert_eq!(documented, status == 201, "Idempotency-Key {key:?}: {status}");
+        }
+        for id in ["0", "7", "-1", "null", "x", "9223372036854775808"] {
+            let documented = contract.header_fits("stream_events", "Last-Event-ID", id);
+            let status = app.client().get(app.at("/api/v1/events/stream"))
+                .bearer_auth(&user.access_token).header("Last-Event-ID", id)
+                .send().await.unwrap().status();
+            assert!(status == 200 || status == 400, "{id:?}: {status}");
+            assert_eq!(documented, status == 200, "Last-Event-ID {id:?}: {status}");
+        }
+    }
+}
+
+backend_tests! {
+    /// `null` for a member of a new game's body (or of its rules) fits the
+    /// document exactly when the server takes it: where `null` means
+    /// something (no opponent, no cap on plies, the default days) it is
+    /// allowed, elsewhere the member is left out or given a value.
+    async fn null_members_of_a_new_game_fit_the_document_exactly_when_taken(app) {
+        let mut contract = Contract::new();
+        let user = app.register_user("nulls").await;
+        let request = contract.doc["components"]["schemas"]["CreateGameRequest"].clone();
+        let rules = contract.doc["components"]["schemas"]["Rules"].clone();
+        let mut bodies = Vec::new();
+        for member in request["properties"].as_object().unwrap().keys() {
+            bodies.push(json!({member: null}));
+        }
+        for member in rules["properties"].as_object().unwrap().keys() {
+            bodies.push(json!({"rules": {member: null}}));
+        }
+        for body in bodies {
+            let mut errors = Vec::new();
+            contract.validate(&body, &request, None, "$", false, &mut errors);
+            let status = app.post_as("/api/v1/games", &user, &body).await.status();
+            assert!(status == 201 || status.is_client_error(), "{body}: {status}");
+            assert_eq!(errors.is_empty(), status == 201, "{body}: {status} {errors:?}");
+        }
     }
 }
 

@@ -584,11 +584,95 @@ fn streams_name_the_schema_of_their_frames() {
     ] {
         let content =
             &doc["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"];
+        let data = &content["schema"]["properties"]["data"];
+        assert_eq!(data["contentMediaType"], "application/json", "{path}");
         assert_eq!(
-            content["x-sse-data"]["$ref"],
+            data["contentSchema"]["$ref"],
             format!("#/components/schemas/{schema}"),
             "{path}"
         );
         assert!(content["description"].as_str().unwrap().contains("data:"));
+    }
+}
+
+/// Every link leads to an operation of the document, names parameters
+/// that operation has, and takes its values from what the answer it
+/// leaves (or its request) has; and the links walk a game from its
+/// creation to its moves.
+#[test]
+fn links_lead_to_real_operations_with_values_the_answers_have() {
+    let doc = document();
+    let operations = operations(&doc);
+    let by_id = |id: &str| {
+        operations
+            .iter()
+            .find(|(_, _, operation)| operation["operationId"] == id)
+            .map(|(_, _, operation)| *operation)
+            .unwrap_or_else(|| panic!("a link to {id}, which is no operation"))
+    };
+    let resolve = |schema: &Value| match schema["$ref"].as_str() {
+        Some(reference) => doc
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap()
+            .clone(),
+        None => schema.clone(),
+    };
+    let mut edges = HashSet::new();
+    for (_, _, operation) in &operations {
+        let source = operation["operationId"].as_str().unwrap();
+        for (status, response) in operation["responses"].as_object().unwrap() {
+            for (name, link) in response["links"].as_object().into_iter().flatten() {
+                let target = link["operationId"].as_str().unwrap();
+                let target_operation = by_id(target);
+                let answer = resolve(&response["content"]["application/json"]["schema"]);
+                let mut values: Vec<&str> = Vec::new();
+                for (parameter, value) in link["parameters"].as_object().into_iter().flatten() {
+                    let (place, parameter) = parameter.split_once('.').unwrap();
+                    let declared = target_operation["parameters"].as_array().unwrap();
+                    assert!(
+                        declared
+                            .iter()
+                            .any(|p| p["name"] == parameter && p["in"] == place),
+                        "{source} {status} {name}: {target} has no {place} parameter {parameter}"
+                    );
+                    values.push(value.as_str().unwrap());
+                }
+                for value in link["requestBody"].as_object().into_iter().flatten() {
+                    values.push(value.1.as_str().unwrap());
+                }
+                for value in values {
+                    let pointer = value
+                        .strip_prefix("$response.body#")
+                        .unwrap_or_else(|| panic!("{source} {name}: {value}"));
+                    let mut schema = answer.clone();
+                    for step in pointer.split('/').skip(1) {
+                        schema = if step.parse::<usize>().is_ok() {
+                            resolve(&schema["items"])
+                        } else {
+                            resolve(&schema["properties"][step])
+                        };
+                        assert!(
+                            schema.is_object(),
+                            "{source} {status} {name}: the answer has no {pointer}"
+                        );
+                    }
+                }
+                edges.insert((source.to_owned(), target.to_owned()));
+            }
+        }
+    }
+    for (source, target) in [
+        ("create_game", "join_game"),
+        ("join_game", "place_setup"),
+        ("place_setup", "place_setup"),
+        ("place_setup", "get_game"),
+        ("get_game", "play_move"),
+        ("play_move", "get_game"),
+        ("login_user", "refresh_token"),
+    ] {
+        assert!(
+            edges.contains(&(source.to_owned(), target.to_owned())),
+            "no link from {source} to {target}"
+        );
     }
 }
