@@ -19,7 +19,14 @@ if ! python_tool "$work/venv" "openapi-python-client==${GENERATOR_VERSION}"; the
     echo "skipped: cannot install openapi-python-client ${GENERATOR_VERSION}"; exit 0
 fi
 
-printf 'post_hooks: []\n' > "$work/config.yaml"
+# The board pictures are bytes to this generator (it knows no image/* media
+# type): read them as it reads any binary answer.
+cat > "$work/config.yaml" <<'YAML'
+post_hooks: []
+content_type_overrides:
+  image/svg+xml: application/octet-stream
+  image/png: application/octet-stream
+YAML
 "$work/venv/bin/openapi-python-client" generate --path openapi.yaml --meta none \
     --config "$work/config.yaml" --output-path "$work/client" 2>&1 | tee "$work/generate.log"
 if grep -qi "warning" "$work/generate.log"; then
