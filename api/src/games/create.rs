@@ -9,7 +9,7 @@ use super::error::GameError;
 use super::fetch::names_for;
 use super::notices::EventPayload;
 use super::notices::Notice;
-use super::record::{GameRecord, Phase};
+use super::record::GameRecord;
 use super::requests::{ColorChoice, CreateGameRequest, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use super::written::{self, Answered, Change, Idempotency};
 use super::{Caller, Context};
@@ -62,24 +62,17 @@ pub async fn create(
                 Some(id)
             }
         };
-        let record = GameRecord {
-            id: game_id,
-            variant: request.variant,
-            rules: request.rules,
-            version: 1,
+        let record = GameRecord::waiting(
+            game_id,
+            request.variant,
+            request.rules,
+            request.rated.unwrap_or(true),
             creator,
-            red: (color == Color::Red).then_some(creator),
-            blue: (color == Color::Blue).then_some(creator),
+            color,
             challenged,
-            days_per_move: days,
-            rated: request.rated.unwrap_or(true),
-            setups: domain::Setups::new(),
-            phase: Phase::Waiting,
-            deadline: None,
-            reminded_version: None,
-            created_at: now,
-            updated_at: now,
-        };
+            days,
+            now,
+        );
         store::insert(conn, &record.to_row()?)?;
         let names = names_for(conn, &[&record])?;
         let notices = challenged

@@ -108,6 +108,40 @@ fn to_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
 }
 
 impl GameRecord {
+    /// A new game at version 1, waiting for its opponent: `creator` seated
+    /// as `color`, `challenged` (if any) invited.
+    #[allow(clippy::too_many_arguments)]
+    pub fn waiting(
+        id: Uuid,
+        variant: Variant,
+        rules: Rules,
+        rated: bool,
+        creator: Uuid,
+        color: Color,
+        challenged: Option<Uuid>,
+        days_per_move: i32,
+        now: DateTime<Utc>,
+    ) -> GameRecord {
+        GameRecord {
+            id,
+            variant,
+            rules,
+            version: 1,
+            creator,
+            red: (color == Color::Red).then_some(creator),
+            blue: (color == Color::Blue).then_some(creator),
+            challenged,
+            days_per_move,
+            rated,
+            setups: Setups::new(),
+            phase: Phase::Waiting,
+            deadline: None,
+            reminded_version: None,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
     pub fn from_row(row: &GameRow) -> Result<GameRecord, StoreError> {
         let id = row.id.as_str();
         let setup = |text: &Option<String>, what: &str| -> Result<Option<Setup>, StoreError> {

@@ -47,25 +47,17 @@ pub async fn rematch(
             return Err(GameError::wrong_phase("the opponent's account was deleted").into());
         }
         // Colors swapped: the one who offers takes the other side.
-        let mine = color.opponent();
-        let record = GameRecord {
-            id: new_id,
-            variant: old.variant,
-            rules: old.rules,
-            rated: old.rated,
-            version: 1,
-            creator: me,
-            red: (mine == domain::Color::Red).then_some(me),
-            blue: (mine == domain::Color::Blue).then_some(me),
-            challenged: Some(opponent),
-            days_per_move: old.days_per_move,
-            setups: domain::Setups::new(),
-            phase: Phase::Waiting,
-            deadline: None,
-            reminded_version: None,
-            created_at: now,
-            updated_at: now,
-        };
+        let record = GameRecord::waiting(
+            new_id,
+            old.variant,
+            old.rules,
+            old.rated,
+            me,
+            color.opponent(),
+            Some(opponent),
+            old.days_per_move,
+            now,
+        );
         store::insert(conn, &record.to_row()?)?;
         let (old_id, new) = (old.id.to_string(), new_id.to_string());
         if !store::insert_rematch(conn, &old_id, &new, &me.to_string(), to_db_time(now))? {
