@@ -15,31 +15,6 @@ use crate::support::*;
 const SEED: u64 = 31;
 const PLIES: u32 = 94;
 
-/// Checks one view against the full truth: every rank shown is one the
-/// viewer may know (own piece, revealed, or the game is over).
-fn scan_view(view: &Value, truth: &Game, viewer: Viewer) {
-    let finished = truth.is_finished();
-    for shown in view["board"].as_array().unwrap() {
-        let square = shown["square"].as_str().unwrap().parse().unwrap();
-        let real = truth.full_truth().piece_on(square).unwrap();
-        let own = viewer == Viewer::Player(real.color);
-        if shown["piece"].is_string() {
-            assert!(
-                own || real.revealed || finished,
-                "{viewer:?} sees the hidden {square}"
-            );
-            assert_eq!(shown["piece"], json!(real.piece));
-        } else {
-            assert!(
-                !own && !real.revealed && !finished,
-                "{viewer:?} misses {square}"
-            );
-            assert!(shown["strength"].is_null());
-        }
-    }
-    assert_view_matches(view, truth, viewer);
-}
-
 /// What one viewer received, as raw text, in order.
 #[derive(Debug, Default, PartialEq)]
 struct Transcript(Vec<String>);

@@ -380,6 +380,32 @@ pub fn assert_view_matches(view: &Value, local: &Game, viewer: Viewer) {
     );
 }
 
+/// Checks one view against the full truth: every rank shown is one the
+/// viewer may know (own piece, revealed, or the game is over), and every
+/// rank the viewer may know is shown.
+pub fn scan_view(view: &Value, truth: &Game, viewer: Viewer) {
+    let finished = truth.is_finished();
+    for shown in view["board"].as_array().unwrap() {
+        let square = shown["square"].as_str().unwrap().parse().unwrap();
+        let real = truth.full_truth().piece_on(square).unwrap();
+        let own = viewer == Viewer::Player(real.color);
+        if shown["piece"].is_string() {
+            assert!(
+                own || real.revealed || finished,
+                "{viewer:?} sees the hidden {square}"
+            );
+            assert_eq!(shown["piece"], json!(real.piece));
+        } else {
+            assert!(
+                !own && !real.revealed && !finished,
+                "{viewer:?} misses {square}"
+            );
+            assert!(shown["strength"].is_null());
+        }
+    }
+    assert_view_matches(view, truth, viewer);
+}
+
 /// Plays uniformly random legal moves (as `domain::playout::random_playout`
 /// picks them from `seed`) until the game ends or `max_plies` were played.
 pub async fn play_random(app: &TestApp, game: &mut Match, seed: u64, max_plies: u32) {
