@@ -341,11 +341,7 @@ fn checkout(pool: &DbPool) -> Result<PooledConnection, StoreError> {
     loop {
         let left = until.saturating_duration_since(Instant::now());
         let empty = pool.state().connections == 0;
-        let wait = if empty {
-            EMPTY_POOL_WAIT.min(left)
-        } else {
-            EMPTY_POOL_WAIT.min(left).max(Duration::from_millis(1))
-        };
+        let wait = EMPTY_POOL_WAIT.min(left).max(Duration::from_millis(1));
         match pool.get_timeout(wait) {
             Ok(conn) => return Ok(conn),
             Err(error) if empty || left <= wait => return Err(error.into()),
