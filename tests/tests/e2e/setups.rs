@@ -215,11 +215,23 @@ backend_tests! {
         assert_eq!(offer["game_id"], json!(new_id));
         assert_eq!(offer["rematch_of"], json!(id));
         assert_eq!(offer["from"], "bob");
-        // Once per game, whoever asks.
-        for user in [&ann, &bob] {
-            assert_problem(app.post_json(&path, Some(&user.access_token), &json!({})).await,
-                           409, "wrong_phase").await;
+        // Once per game, whoever asks; a refused offer creates no game.
+        let games_of = |user: &TestUser| {
+            let user = user.clone();
+            let app = &app;
+            async move {
+                get_json(app, "/api/v1/games?mine=true&limit=100", &user).await["games"]
+                    .as_array().unwrap().len()
+            }
+        };
+        let (ann_games, bob_games) = (games_of(&ann).await, games_of(&bob).await);
+        for user in [&ann, &bob, &eve] {
+            let refused = app.post_json(&path, Some(&user.access_token), &json!({})).await;
+            let (status, code) = if user.id == eve.id { (403, "forbidden") } else { (409, "wrong_phase") };
+            assert_problem(refused, status, code).await;
         }
+        assert_eq!((games_of(&ann).await, games_of(&bob).await), (ann_games, bob_games));
+        assert_eq!(game_view(&app, &id, &ann).await["status"], "finished");
         // Ann accepts by joining: she is Blue now.
         let joined = join_game(&app, &new_id, &ann).await;
         assert_eq!(joined["players"]["blue"]["id"], json!(ann.id));
