@@ -17,6 +17,11 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use uuid::Uuid;
 
+use chrono::NaiveDateTime;
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, Query, QueryFragment};
+
+use super::prepared::prepared_statement;
 use crate::db::DbConnection;
 use crate::schema::events;
 use crate::storage::to_db_time;
@@ -66,7 +71,7 @@ pub fn record_all(
     let created_at = to_db_time(now);
     match conn {
         DbConnection::Postgresql(pg) => {
-            use diesel::sql_types::{Array, BigInt, Text, Timestamp};
+            use diesel::sql_types::BigInt;
             #[derive(QueryableByName)]
             struct Numbered {
                 #[diesel(sql_type = BigInt)]
@@ -79,15 +84,16 @@ pub fn record_all(
             let games: Vec<String> = events.iter().map(|e| e.game_id.to_string()).collect();
             let payloads: Vec<&str> = events.iter().map(|e| e.payload).collect();
             let messages: Vec<String> = events.iter().map(|e| notify(e.user_id)).collect();
-            let rows: Vec<Numbered> = diesel::sql_query(RECORD_POSTGRES)
-                .bind::<Array<Text>, _>(&users)
-                .bind::<Array<Text>, _>(&kinds)
-                .bind::<Array<Text>, _>(&games)
-                .bind::<Array<Text>, _>(&payloads)
-                .bind::<Array<Text>, _>(&messages)
-                .bind::<Timestamp, _>(created_at)
-                .bind::<Text, _>(channel)
-                .load(pg)?;
+            let rows: Vec<Numbered> = RecordOnPostgres {
+                users: &users,
+                kinds: &kinds,
+                games: &games,
+                payloads: &payloads,
+                messages: &messages,
+                created_at,
+                channel,
+            }
+            .load(pg)?;
             let mut ids = vec![0; events.len()];
             for row in rows {
                 let slot = usize::try_from(row.n - 1)
@@ -124,29 +130,67 @@ pub fn record_all(
     }
 }
 
-/// The events of one change, numbered and stored in one round trip. `new`
-/// keeps the order given (`n`); `counts` says how many each recipient gets;
-/// the upsert moves each recipient's counter past them (and locks it until
-/// commit); each event then takes its place below the new counter.
-const RECORD_POSTGRES: &str = "\
-WITH new AS ( \
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) \
-        WITH ORDINALITY AS t(user_id, kind, game_id, payload, message, n)), \
-counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
-bumped AS ( \
-    INSERT INTO event_counters (user_id, last_seq) \
-    SELECT user_id, k FROM counts ORDER BY user_id \
-    ON CONFLICT (user_id) DO UPDATE SET last_seq = event_counters.last_seq + EXCLUDED.last_seq \
-    RETURNING user_id, last_seq), \
-numbered AS ( \
-    SELECT new.*, bumped.last_seq - counts.k \
-        + row_number() OVER (PARTITION BY new.user_id ORDER BY new.n) AS seq \
-    FROM new JOIN counts USING (user_id) JOIN bumped USING (user_id)), \
-stored AS ( \
-    INSERT INTO events (user_id, seq, kind, game_id, payload, created_at) \
-    SELECT user_id, seq, kind, game_id, payload, $6 FROM numbered RETURNING 1) \
-SELECT n::BIGINT AS n, seq::BIGINT AS seq, pg_notify($7, message) IS NULL AS notified \
-FROM numbered";
+/// The events of one change, numbered and stored in one round trip,
+/// prepared once per connection. `new` keeps the order given (`n`);
+/// `counts` says how many each recipient gets; the upsert moves each
+/// recipient's counter past them (and locks it until commit); each event
+/// then takes its place below the new counter.
+struct RecordOnPostgres<'a> {
+    users: &'a [String],
+    kinds: &'a [&'a str],
+    games: &'a [String],
+    payloads: &'a [&'a str],
+    messages: &'a [String],
+    created_at: NaiveDateTime,
+    channel: &'a str,
+}
+
+prepared_statement!(RecordOnPostgres);
+
+impl Query for RecordOnPostgres<'_> {
+    type SqlType = diesel::sql_types::Untyped;
+}
+
+impl QueryFragment<Pg> for RecordOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::{Array, Text, Timestamp};
+        out.push_sql("WITH new AS (SELECT * FROM unnest(");
+        out.push_bind_param::<Array<Text>, _>(self.users)?;
+        out.push_sql("::text[], ");
+        out.push_bind_param::<Array<Text>, _>(self.kinds)?;
+        out.push_sql("::text[], ");
+        out.push_bind_param::<Array<Text>, _>(self.games)?;
+        out.push_sql("::text[], ");
+        out.push_bind_param::<Array<Text>, _>(self.payloads)?;
+        out.push_sql("::text[], ");
+        out.push_bind_param::<Array<Text>, _>(self.messages)?;
+        out.push_sql(
+            "::text[]) WITH ORDINALITY AS t(user_id, kind, game_id, payload, message, n)), \
+             counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
+             bumped AS ( \
+                 INSERT INTO event_counters (user_id, last_seq) \
+                 SELECT user_id, k FROM counts ORDER BY user_id \
+                 ON CONFLICT (user_id) DO UPDATE \
+                 SET last_seq = event_counters.last_seq + EXCLUDED.last_seq \
+                 RETURNING user_id, last_seq), \
+             numbered AS ( \
+                 SELECT new.*, bumped.last_seq - counts.k \
+                     + row_number() OVER (PARTITION BY new.user_id ORDER BY new.n) AS seq \
+                 FROM new JOIN counts USING (user_id) JOIN bumped USING (user_id)), \
+             stored AS ( \
+                 INSERT INTO events (user_id, seq, kind, game_id, payload, created_at) \
+                 SELECT user_id, seq, kind, game_id, payload, ",
+        );
+        out.push_bind_param::<Timestamp, _>(&self.created_at)?;
+        out.push_sql(
+            " FROM numbered RETURNING 1) \
+             SELECT n::BIGINT AS n, seq::BIGINT AS seq, pg_notify(",
+        );
+        out.push_bind_param::<Text, _>(&self.channel)?;
+        out.push_sql(", message) IS NULL AS notified FROM numbered");
+        Ok(())
+    }
+}
 
 /// Deletes the events older than `retention_days`, except each user's
 /// newest one: the next event of a user is numbered from the largest

@@ -11,6 +11,13 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use diesel::backend::Backend;
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, Query, QueryFragment};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{Nullable, Text};
+
+use super::prepared::prepared_statement;
 use crate::db::DbConnection;
 use crate::schema::{game_actions, games, rematches, users};
 
@@ -182,35 +189,21 @@ pub fn save(
 ) -> QueryResult<bool> {
     match conn {
         DbConnection::Postgresql(pg) => {
-            use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
             #[derive(QueryableByName)]
             struct Saved {
-                #[diesel(sql_type = Integer)]
+                #[diesel(sql_type = diesel::sql_types::Integer)]
                 written: i32,
             }
-            let saved: Vec<Saved> = diesel::sql_query(SAVE_POSTGRES)
-                .bind::<Text, _>(&row.id)
-                .bind::<BigInt, _>(expected)
-                .bind::<Text, _>(&row.status)
-                .bind::<BigInt, _>(row.version)
-                .bind::<Nullable<Text>, _>(row.red_user_id.as_deref())
-                .bind::<Nullable<Text>, _>(row.blue_user_id.as_deref())
-                .bind::<Nullable<Text>, _>(row.red_setup.as_deref())
-                .bind::<Nullable<Text>, _>(row.blue_setup.as_deref())
-                .bind::<Nullable<Text>, _>(row.state.as_deref())
-                .bind::<Nullable<Text>, _>(row.turn.as_deref())
-                .bind::<Integer, _>(row.ply)
-                .bind::<Nullable<Timestamp>, _>(row.deadline)
-                .bind::<Nullable<Text>, _>(row.result_winner.as_deref())
-                .bind::<Nullable<Text>, _>(row.result_reason.as_deref())
-                .bind::<Timestamp, _>(row.updated_at)
-                .bind::<Nullable<Text>, _>(action.map(|a| a.color.as_str()))
-                .bind::<Nullable<Text>, _>(action.map(|a| a.action.as_str()))
-                .bind::<Nullable<Text>, _>(action.and_then(|a| a.record.as_deref()))
-                .bind::<Text, _>(channel)
-                .bind::<Text, _>(message)
-                .bind::<Nullable<Text>, _>(row.draw_offer.as_deref())
-                .load(pg)?;
+            let saved: Vec<Saved> = SaveOnPostgres {
+                row,
+                expected,
+                color: action.map(|a| a.color.as_str()),
+                action: action.map(|a| a.action.as_str()),
+                record: action.and_then(|a| a.record.as_deref()),
+                channel,
+                message,
+            }
+            .load(pg)?;
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
         DbConnection::Sqlite(_) => {
@@ -234,17 +227,84 @@ pub fn save(
 
 /// [`save`] on PostgreSQL: the versioned update, the action row (only if
 /// the update matched and there is an action) and the notification (only
-/// if the update matched) in one round trip. One row back means written.
-const SAVE_POSTGRES: &str = "\
-WITH upd AS ( \
-    UPDATE games SET status = $3, version = $4, red_user_id = $5, blue_user_id = $6, \
-        red_setup = $7, blue_setup = $8, state = $9, turn = $10, ply = $11, deadline = $12, \
-        result_winner = $13, result_reason = $14, updated_at = $15, draw_offer = $21 \
-    WHERE id = $1 AND version = $2 RETURNING id), \
-act AS ( \
-    INSERT INTO game_actions (game_id, seq, color, action, record, created_at) \
-    SELECT id, $4, $16, $17, $18, $15 FROM upd WHERE $16::text IS NOT NULL RETURNING 1) \
-SELECT 1 AS written, pg_notify($19, $20) FROM upd";
+/// if the update matched) in one round trip, prepared once per connection.
+/// One row back means written.
+struct SaveOnPostgres<'a> {
+    row: &'a GameRow,
+    expected: i64,
+    color: Option<&'a str>,
+    action: Option<&'a str>,
+    record: Option<&'a str>,
+    channel: &'a str,
+    message: &'a str,
+}
+
+prepared_statement!(SaveOnPostgres);
+
+impl Query for SaveOnPostgres<'_> {
+    type SqlType = diesel::sql_types::Untyped;
+}
+
+impl QueryFragment<Pg> for SaveOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Integer, Timestamp};
+        let row = self.row;
+        out.push_sql("WITH upd AS (UPDATE games SET status = ");
+        out.push_bind_param::<Text, _>(&row.status)?;
+        out.push_sql(", version = ");
+        out.push_bind_param::<BigInt, _>(&row.version)?;
+        out.push_sql(", red_user_id = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.red_user_id)?;
+        out.push_sql(", blue_user_id = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.blue_user_id)?;
+        out.push_sql(", red_setup = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.red_setup)?;
+        out.push_sql(", blue_setup = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.blue_setup)?;
+        out.push_sql(", state = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.state)?;
+        out.push_sql(", turn = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.turn)?;
+        out.push_sql(", ply = ");
+        out.push_bind_param::<Integer, _>(&row.ply)?;
+        out.push_sql(", deadline = ");
+        out.push_bind_param::<Nullable<Timestamp>, _>(&row.deadline)?;
+        out.push_sql(", result_winner = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.result_winner)?;
+        out.push_sql(", result_reason = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.result_reason)?;
+        out.push_sql(", updated_at = ");
+        out.push_bind_param::<Timestamp, _>(&row.updated_at)?;
+        out.push_sql(", draw_offer = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.draw_offer)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<Text, _>(&row.id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.expected)?;
+        // The action takes the new version as its number and the update's
+        // time, both read back from the updated row.
+        out.push_sql(
+            " RETURNING id, version, updated_at), \
+             act AS (INSERT INTO game_actions (game_id, seq, color, action, record, created_at) \
+             SELECT upd.id, upd.version, a.color, a.action, a.record, upd.updated_at \
+             FROM upd, (SELECT ",
+        );
+        out.push_bind_param::<Nullable<Text>, _>(&self.color)?;
+        out.push_sql("::text AS color, ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.action)?;
+        out.push_sql("::text AS action, ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.record)?;
+        out.push_sql(
+            "::text AS record) AS a WHERE a.color IS NOT NULL RETURNING 1) \
+             SELECT 1 AS written, pg_notify(",
+        );
+        out.push_bind_param::<Text, _>(&self.channel)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.message)?;
+        out.push_sql(") FROM upd");
+        Ok(())
+    }
+}
 
 pub fn insert_action(conn: &mut DbConnection, row: &ActionRow) -> QueryResult<()> {
     diesel::insert_into(game_actions::table)
@@ -322,40 +382,23 @@ pub fn not_over_with_deleted_user(
 pub type UserNames = Vec<(String, String)>;
 
 /// Game `id` with the usernames it mentions (creator, players, challenged
-/// user), in one statement.
+/// user), in one statement, prepared once per connection.
 pub fn find_with_names(
     conn: &mut DbConnection,
     id: &str,
 ) -> QueryResult<Option<(GameRow, UserNames)>> {
-    let (creator, red, blue, challenged) = diesel::alias!(
-        users as creator,
-        users as red_player,
-        users as blue_player,
-        users as challenged
+    type Found = (
+        GameRow,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
     );
-    let found = games::table
-        .filter(games::id.eq(id))
-        .inner_join(creator.on(games::creator_id.eq(creator.field(users::id))))
-        .left_join(red.on(games::red_user_id.eq(red.field(users::id).nullable())))
-        .left_join(blue.on(games::blue_user_id.eq(blue.field(users::id).nullable())))
-        .left_join(
-            challenged.on(games::challenged_user_id.eq(challenged.field(users::id).nullable())),
-        )
-        .select((
-            GameRow::as_select(),
-            creator.field(users::username),
-            red.field(users::username).nullable(),
-            blue.field(users::username).nullable(),
-            challenged.field(users::username).nullable(),
-        ))
-        .get_result::<(
-            GameRow,
-            String,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-        )>(conn)
-        .optional()?;
+    let query = GameWithNames { id };
+    let found: Option<Found> = match conn {
+        DbConnection::Postgresql(pg) => query.get_result(pg).optional()?,
+        DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
+    };
     Ok(found.map(
         |(row, creator_name, red_name, blue_name, challenged_name)| {
             let mut names = vec![(row.creator_id.clone(), creator_name)];
@@ -371,6 +414,47 @@ pub fn find_with_names(
             (row, names)
         },
     ))
+}
+
+/// [`find_with_names`]'s statement: every column of the game, then the
+/// usernames of its creator, red and blue players and challenged user.
+struct GameWithNames<'a> {
+    id: &'a str,
+}
+
+prepared_statement!(GameWithNames);
+
+impl Query for GameWithNames<'_> {
+    type SqlType = (
+        games::SqlType,
+        Text,
+        Nullable<Text>,
+        Nullable<Text>,
+        Nullable<Text>,
+    );
+}
+
+impl<DB> QueryFragment<DB> for GameWithNames<'_>
+where
+    DB: Backend,
+    str: ToSql<Text, DB>,
+    <games::table as Table>::AllColumns: QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("SELECT ");
+        games::all_columns.walk_ast(out.reborrow())?;
+        out.push_sql(
+            ", creator.username, red_player.username, blue_player.username, \
+             challenged.username \
+             FROM games \
+             INNER JOIN users AS creator ON creator.id = games.creator_id \
+             LEFT JOIN users AS red_player ON red_player.id = games.red_user_id \
+             LEFT JOIN users AS blue_player ON blue_player.id = games.blue_user_id \
+             LEFT JOIN users AS challenged ON challenged.id = games.challenged_user_id \
+             WHERE games.id = ",
+        );
+        out.push_bind_param::<Text, str>(self.id)
+    }
 }
 
 /// `(id, username)` of the given users.

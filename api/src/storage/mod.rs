@@ -12,6 +12,7 @@ pub mod bots;
 pub mod events;
 pub mod games;
 pub mod idempotency;
+mod prepared;
 pub mod ratings;
 pub mod refresh_tokens;
 pub mod reminders;
