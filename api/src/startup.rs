@@ -120,6 +120,7 @@ impl Application {
             pool: pool.clone(),
             clock: clock.clone(),
             notifier: notifier.clone(),
+            views: Arc::default(),
         };
         let accounts = crate::accounts::Context {
             pool: pool.clone(),

@@ -40,6 +40,7 @@ pub mod resign;
 pub mod setup;
 pub mod step;
 pub mod view;
+pub mod view_cache;
 pub mod written;
 mod xml;
 
@@ -62,6 +63,8 @@ pub struct Context {
     pub pool: DbPool,
     pub clock: Arc<dyn Clock>,
     pub notifier: Notifier,
+    /// Encoded views kept for the next read of the same version.
+    pub views: Arc<view_cache::ViewCache>,
 }
 
 /// The authenticated user a command acts for.

@@ -1,6 +1,7 @@
 //! `view`: the game as one caller may see it, with its version; and the
 //! read every per-caller query shares ([`read_current`]).
 
+use bytes::Bytes;
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView, Names};
@@ -20,6 +21,32 @@ pub async fn view(
 ) -> Result<(GameView, i64), GameError> {
     read_current(ctx, game_id, move |_, record, names| {
         Ok((game_view(record, names, viewer), record.version))
+    })
+    .await
+}
+
+/// [`view`] encoded as the JSON the API sends, with its version. The
+/// encoded view is kept (`view_cache`) and sent again, without building or
+/// encoding it again, while the game is at the same version and shows the
+/// same usernames; the game is read either way (one statement).
+pub async fn view_json(
+    ctx: &Context,
+    game_id: Uuid,
+    viewer: Option<Uuid>,
+) -> Result<(Bytes, i64), GameError> {
+    let views = std::sync::Arc::clone(&ctx.views);
+    read_current(ctx, game_id, move |_, record, names| {
+        let seat = viewer.and_then(|u| record.color_of(u));
+        if let Some(body) = views.get(record.id, seat, record.version, names) {
+            return Ok((body, record.version));
+        }
+        // One buffer that holds a view with its legal moves.
+        let mut body = Vec::with_capacity(12 * 1024);
+        serde_json::to_writer(&mut body, &game_view(record, names, viewer))
+            .map_err(GameError::internal)?;
+        let body = Bytes::from(body);
+        views.put(record.id, seat, record.version, names, body.clone());
+        Ok((body, record.version))
     })
     .await
 }

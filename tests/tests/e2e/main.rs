@@ -43,3 +43,4 @@ mod statements;
 mod stored_forms;
 mod support;
 mod variants;
+mod views_kept;

@@ -265,10 +265,12 @@ pub async fn get_game(
             waiter.await;
         }
     }
-    let (view, version) = games::view::view(&state.games, id, Some(user.id)).await?;
+    let (view, version) = games::view::view_json(&state.games, id, Some(user.id)).await?;
     let tag = answers::etag(id, version, Some(user.id));
-    Ok(conditional(&req, &tag, |response| {
-        json_body(response, &view)
+    Ok(conditional(&req, &tag, |mut response| {
+        response
+            .insert_header((header::CONTENT_TYPE, "application/json"))
+            .body(view)
     }))
 }
 
