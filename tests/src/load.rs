@@ -628,16 +628,19 @@ async fn play_game(
             return;
         }
         let token = if red_to_move { &pair.red } else { &pair.blue };
-        let Some((view, took)) = client.call("GET", &view_path, Some(token), None).await else {
+        let Some((bytes, took)) = client.send("GET", &view_path, Some(token), None).await else {
             failures += 1;
             continue;
         };
+        let Some(view) = client.parse::<PlyView>(&format!("GET {view_path}"), &bytes) else {
+            return;
+        };
         played.views.push(took);
-        if view["status"] != "playing" {
+        if view.status != "playing" {
             played.games_ended += 1;
             return;
         }
-        let ply = view["ply"].as_u64().unwrap_or(0) as u32 + 1;
+        let ply = view.ply + 1;
         if ply > limit.plies {
             return;
         }
@@ -648,27 +651,83 @@ async fn play_game(
                 &format!("GET {view_path}"),
                 "",
                 "200 but no legal move while playing",
-                &view.to_string(),
+                &String::from_utf8_lossy(&bytes),
             );
             return;
         };
-        let body = json!({"from": from, "to": to, "expected_version": view["version"]});
-        let Some((answer, took)) = client
-            .call("POST", &move_path, Some(token), Some(&body))
+        let body = json!({"from": from, "to": to, "expected_version": view.version});
+        let Some((bytes, took)) = client
+            .send("POST", &move_path, Some(token), Some(&body))
             .await
         else {
             failures += 1;
             continue;
         };
+        let Some(answer) = client.parse::<MoveAnswer>(&format!("POST {move_path}"), &bytes) else {
+            return;
+        };
         failures = 0;
         played.moves.push((ply, took));
-        let game = &answer["game"];
-        if game["status"] != "playing" {
+        if answer.game.status != "playing" {
             played.games_ended += 1;
             return;
         }
-        red_to_move = game["turn"] == "red";
+        red_to_move = answer.game.turn == Some("red");
     }
+}
+
+/// What a ply reads of the mover's view; the rest of the answer is checked
+/// to be JSON and skipped, without building it.
+#[derive(Deserialize)]
+struct PlyView<'a> {
+    #[serde(borrow)]
+    status: &'a str,
+    ply: u32,
+    version: i64,
+    #[serde(borrow)]
+    you: Option<&'a str>,
+    #[serde(borrow)]
+    board: Vec<BoardPiece<'a>>,
+    #[serde(borrow, default)]
+    legal_moves: Vec<LegalMove<'a>>,
+}
+
+#[derive(Deserialize)]
+struct BoardPiece<'a> {
+    #[serde(borrow)]
+    square: &'a str,
+    #[serde(borrow)]
+    color: &'a str,
+}
+
+#[derive(Deserialize)]
+struct LegalMove<'a> {
+    #[serde(borrow)]
+    from: &'a str,
+    #[serde(borrow)]
+    to: &'a str,
+}
+
+/// What a ply reads of the answer to its move.
+#[derive(Deserialize)]
+struct MoveAnswer<'a> {
+    #[serde(borrow)]
+    game: GameBrief<'a>,
+}
+
+#[derive(Deserialize)]
+struct GameBrief<'a> {
+    #[serde(borrow)]
+    status: &'a str,
+    #[serde(borrow)]
+    turn: Option<&'a str>,
+}
+
+/// What the view phase reads of a view: whose it is.
+#[derive(Deserialize)]
+struct Seen<'a> {
+    #[serde(borrow)]
+    you: Option<&'a str>,
 }
 
 /// Creates a game between the pair, seats Blue and places two random
@@ -719,38 +778,44 @@ async fn read_views(
     while Instant::now() < deadline && client.errors_seen() < CLIENT_ERROR_LIMIT {
         let token = if red { &pair.red } else { &pair.blue };
         red = !red;
-        match client.call("GET", &path, Some(token), None).await {
+        let Some((bytes, took)) = client.send("GET", &path, Some(token), None).await else {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        };
+        match client.parse::<Seen>(&format!("GET {path}"), &bytes) {
             // Each client reads its own game: a view without `you` would
             // be a spectator's, a mistake of this tool.
-            Some((view, _)) if view["you"].is_null() => {
+            Some(Seen { you: None }) => {
                 client.failed(
                     &format!("GET {path}"),
                     "",
                     "200 but a spectator's view",
-                    &view.to_string(),
+                    &String::from_utf8_lossy(&bytes),
                 );
                 return latencies;
             }
-            Some((_, took)) => latencies.push(took),
-            None => tokio::time::sleep(Duration::from_millis(20)).await,
+            Some(_) => latencies.push(took),
+            None => return latencies,
         }
     }
     latencies
 }
 
 /// A random legal move from the view, not an attack if there is another.
-fn pick_move(view: &Value, rng: &mut SplitMix64) -> Option<(String, String)> {
-    let me = view["you"].as_str()?;
-    let moves = view["legal_moves"].as_array()?;
-    let board = view["board"].as_array()?;
-    let enemy_at = |square: &Value| {
-        board
+fn pick_move(view: &PlyView<'_>, rng: &mut SplitMix64) -> Option<(String, String)> {
+    let me = view.you?;
+    let enemy_at = |square: &str| {
+        view.board
             .iter()
-            .any(|p| p["square"] == *square && p["color"].as_str() != Some(me))
+            .any(|p| p.square == square && p.color != me)
     };
-    let quiet: Vec<&Value> = moves.iter().filter(|m| !enemy_at(&m["to"])).collect();
-    let pool: Vec<&Value> = if quiet.is_empty() {
-        moves.iter().collect()
+    let quiet: Vec<&LegalMove> = view
+        .legal_moves
+        .iter()
+        .filter(|m| !enemy_at(m.to))
+        .collect();
+    let pool: Vec<&LegalMove> = if quiet.is_empty() {
+        view.legal_moves.iter().collect()
     } else {
         quiet
     };
@@ -758,10 +823,7 @@ fn pick_move(view: &Value, rng: &mut SplitMix64) -> Option<(String, String)> {
         return None;
     }
     let chosen = pool[rng.below(pool.len())];
-    Some((
-        chosen["from"].as_str()?.to_owned(),
-        chosen["to"].as_str()?.to_owned(),
-    ))
+    Some((chosen.from.to_owned(), chosen.to.to_owned()))
 }
 
 /// One simulated client: its own keep-alive connection, and the shared
@@ -812,6 +874,37 @@ impl Client {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> Option<(Value, Duration)> {
+        let (bytes, took) = self.send(method, path, token, body).await?;
+        let value = self.parse(&format!("{method} {path}"), &bytes)?;
+        Some((value, took))
+    }
+
+    /// Reads a 2xx answer as `T` (the error recorded if it is not that
+    /// JSON).
+    fn parse<'a, T: Deserialize<'a>>(&self, request: &str, bytes: &'a [u8]) -> Option<T> {
+        match serde_json::from_slice(bytes) {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.failed(
+                    request,
+                    "",
+                    &format!("2xx, not the JSON expected: {e}"),
+                    &String::from_utf8_lossy(bytes),
+                );
+                None
+            }
+        }
+    }
+
+    /// Sends one request; the answer's body and the time from sending to
+    /// its last byte, or `None` (the error recorded) unless it is 2xx.
+    async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Option<(bytes::Bytes, Duration)> {
         let url = format!("{}{path}", self.base);
         let mut request = match method {
             "GET" => self.http.get(&url),
@@ -840,22 +933,21 @@ impl Client {
             Err(e) => Err(format!("no answer: {e}")),
         };
         let took = sent.elapsed();
-        let failed = |status: &str, answer: &str| {
-            self.failed(&what, &text, status, answer);
-            None
-        };
         match outcome {
-            Err(e) => failed(&e, ""),
-            Ok((status, bytes)) if !status.is_success() => {
-                failed(status.as_str(), &String::from_utf8_lossy(&bytes))
+            Err(e) => {
+                self.failed(&what, &text, &e, "");
+                None
             }
-            Ok((status, bytes)) => match serde_json::from_slice(&bytes) {
-                Ok(value) => Some((value, took)),
-                Err(e) => failed(
-                    &format!("{status}, not JSON: {e}"),
+            Ok((status, bytes)) if !status.is_success() => {
+                self.failed(
+                    &what,
+                    &text,
+                    status.as_str(),
                     &String::from_utf8_lossy(&bytes),
-                ),
-            },
+                );
+                None
+            }
+            Ok((_, bytes)) => Some((bytes, took)),
         }
     }
 }
