@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::error::GameError;
 use super::record::GameRecord;
 use crate::db::DbConnection;
-use crate::storage::games as store;
+use crate::storage::games::{self as store, GameRow};
 
 /// Usernames of the users an answer mentions.
 pub type Names = HashMap<Uuid, String>;
@@ -45,6 +45,12 @@ pub fn load_with_names(
     conn: &mut DbConnection,
     id: Uuid,
 ) -> Result<(GameRecord, Names), GameError> {
+    let (row, names) = row_with_names(conn, id)?;
+    Ok((GameRecord::from_row(&row)?, names))
+}
+
+/// [`load_with_names`] with the game as stored, not yet decoded.
+pub fn row_with_names(conn: &mut DbConnection, id: Uuid) -> Result<(GameRow, Names), GameError> {
     let (row, users) = store::find_with_names(conn, &id.to_string())?.ok_or(GameError::NotFound)?;
-    Ok((GameRecord::from_row(&row)?, names_of(users)))
+    Ok((row, names_of(users)))
 }

@@ -244,6 +244,30 @@ impl GameRecord {
         }
     }
 
+    /// [`GameRecord::color_of`] read off the stored row, without decoding
+    /// the game.
+    pub fn color_in_row(row: &GameRow, user: Uuid) -> Option<Color> {
+        let seated = |id: &Option<String>| {
+            id.as_deref()
+                .and_then(|id| Uuid::parse_str(id).ok())
+                .is_some_and(|id| id == user)
+        };
+        if seated(&row.red_user_id) {
+            Some(Color::Red)
+        } else if seated(&row.blue_user_id) {
+            Some(Color::Blue)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the stored row's deadline is still ahead of `now` (or it
+    /// has none): then the game it holds is not overdue
+    /// ([`GameRecord::is_overdue`] needs a deadline that has passed).
+    pub fn row_in_time(row: &GameRow, now: DateTime<Utc>) -> bool {
+        row.deadline.is_none_or(|d| from_db_time(d) > now)
+    }
+
     /// Who `user` (or an anonymous caller) is to the rules.
     pub fn viewer(&self, user: Option<Uuid>) -> Viewer {
         Viewer::from_color(user.and_then(|u| self.color_of(u)))

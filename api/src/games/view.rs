@@ -1,15 +1,18 @@
 //! `view`: the game as one caller may see it, with its version; and the
 //! read every per-caller query shares ([`read_current`]).
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView, Names};
 use super::error::GameError;
-use super::fetch::{load, load_with_names};
+use super::fetch::{load, load_with_names, row_with_names};
 use super::record::GameRecord;
 use super::{clock, Context};
 use crate::db::{self, DbConnection};
+use crate::storage::games::GameRow;
 
 /// The game as `viewer` (a user, or `None` for an anonymous spectator) may
 /// see it, with its version: one statement (the game with the names it
@@ -26,20 +29,26 @@ pub async fn view(
 }
 
 /// [`view`] encoded as the JSON the API sends, with its version. The
-/// encoded view is kept (`view_cache`) and sent again, without building or
-/// encoding it again, while the game is at the same version and shows the
-/// same usernames; the game is read either way (one statement).
+/// encoded view is kept (`view_cache`) and sent again, without decoding the
+/// game, building or encoding its view, while the game is at the same
+/// version and shows the same usernames; the game is read either way (one
+/// statement).
 pub async fn view_json(
     ctx: &Context,
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<(Bytes, i64), GameError> {
-    let views = std::sync::Arc::clone(&ctx.views);
-    read_current(ctx, game_id, move |_, record, names| {
-        let seat = viewer.and_then(|u| record.color_of(u));
-        if let Some(body) = views.get(record.id, seat, record.version, names) {
-            return Ok((body, record.version));
+    let views = Arc::clone(&ctx.views);
+    let kept = {
+        let views = Arc::clone(&views);
+        move |row: &GameRow, names: &Names| {
+            let seat = viewer.and_then(|u| GameRecord::color_in_row(row, u));
+            let body = views.get(game_id, seat, row.version, names)?;
+            Some((body, row.version))
         }
+    };
+    read_current_or_kept(ctx, game_id, kept, move |_, record, names| {
+        let seat = viewer.and_then(|u| record.color_of(u));
         // One buffer that holds a view with its legal moves.
         let mut body = Vec::with_capacity(12 * 1024);
         serde_json::to_writer(&mut body, &game_view(record, names, viewer))
@@ -64,10 +73,33 @@ where
     F: Fn(&mut DbConnection, &GameRecord, &Names) -> Result<T, GameError> + Clone + Send + 'static,
     T: Send + 'static,
 {
+    read_current_or_kept(ctx, game_id, |_: &GameRow, _: &Names| None, read).await
+}
+
+/// [`read_current`], but first offering the stored row to `kept`, which
+/// may answer from it without the game being decoded: only while the
+/// row's deadline is ahead (so the game cannot be overdue).
+async fn read_current_or_kept<T, K, F>(
+    ctx: &Context,
+    game_id: Uuid,
+    kept: K,
+    read: F,
+) -> Result<T, GameError>
+where
+    K: Fn(&GameRow, &Names) -> Option<T> + Send + 'static,
+    F: Fn(&mut DbConnection, &GameRecord, &Names) -> Result<T, GameError> + Clone + Send + 'static,
+    T: Send + 'static,
+{
     let now = ctx.clock.now();
     let first = read.clone();
     let fresh = move |conn: &mut DbConnection| {
-        let (record, names) = load_with_names(conn, game_id)?;
+        let (row, names) = row_with_names(conn, game_id)?;
+        if GameRecord::row_in_time(&row, now) {
+            if let Some(answer) = kept(&row, &names) {
+                return Ok(Some(answer));
+            }
+        }
+        let record = GameRecord::from_row(&row)?;
         if record.is_overdue(now) {
             return Ok::<_, GameError>(None);
         }

@@ -77,6 +77,30 @@ backend_tests! {
         assert_eq!(now["status"], "playing");
         assert_eq!(now["board"].as_array().unwrap().len(), 80);
     }
+
+    /// A kept view is never sent past the game's deadline: the next read
+    /// ends the game and shows its end, to both players.
+    async fn a_kept_view_is_not_sent_once_the_deadline_passed(app) {
+        let (red, blue) = two_users(&app, "keptlate").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 29).await;
+        let m = game.local.legal_moves()[0];
+        play(&app, &mut game, m, None).await;
+        let path = game.path("");
+        for user in [&game.red, &game.blue, &game.red, &game.blue] {
+            let (_, view) = read(&app, &path, user).await;
+            assert_eq!(view["status"], "playing");
+        }
+        // Blue had 3 days (the access tokens outlive them in tests).
+        app.clock.advance(chrono::Duration::days(3));
+        relogin(&app, &mut game.red).await;
+        relogin(&app, &mut game.blue).await;
+        for user in [&game.blue, &game.red] {
+            let (_, view) = read(&app, &path, user).await;
+            assert_eq!(view["status"], "finished", "{view}");
+            assert_eq!(view["result"]["reason"], "timeout");
+            assert_eq!(view["version"], game.version + 1);
+        }
+    }
 }
 
 postgres_tests! {
