@@ -19,7 +19,7 @@ use uuid::Uuid;
 
 use chrono::NaiveDateTime;
 use diesel::pg::Pg;
-use diesel::query_builder::{AstPass, Query, QueryFragment};
+use diesel::query_builder::{AstPass, QueryFragment};
 
 use super::prepared::prepared_statement;
 use crate::db::DbConnection;
@@ -145,11 +145,7 @@ struct RecordOnPostgres<'a> {
     channel: &'a str,
 }
 
-prepared_statement!(RecordOnPostgres);
-
-impl Query for RecordOnPostgres<'_> {
-    type SqlType = diesel::sql_types::Untyped;
-}
+prepared_statement!(RecordOnPostgres, by_name);
 
 impl QueryFragment<Pg> for RecordOnPostgres<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {

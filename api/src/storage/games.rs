@@ -239,11 +239,7 @@ struct SaveOnPostgres<'a> {
     message: &'a str,
 }
 
-prepared_statement!(SaveOnPostgres);
-
-impl Query for SaveOnPostgres<'_> {
-    type SqlType = diesel::sql_types::Untyped;
-}
+prepared_statement!(SaveOnPostgres, by_name);
 
 impl QueryFragment<Pg> for SaveOnPostgres<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {

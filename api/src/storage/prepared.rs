@@ -14,8 +14,16 @@
 //! PostgreSQL, `?` on SQLite), so every parameter appears exactly once.
 
 /// Gives a statement type the traits diesel needs to run it and cache its
-/// preparation by type: a static query id, and `RunQueryDsl`.
+/// preparation by type: a static query id, and `RunQueryDsl`; with
+/// `by_name`, also answers read by column name (`QueryableByName`).
 macro_rules! prepared_statement {
+    ($statement:ident, by_name) => {
+        $crate::storage::prepared::prepared_statement!($statement);
+
+        impl diesel::query_builder::Query for $statement<'_> {
+            type SqlType = diesel::sql_types::Untyped;
+        }
+    };
     ($statement:ident) => {
         impl diesel::query_builder::QueryId for $statement<'_> {
             type QueryId = $statement<'static>;
