@@ -937,7 +937,12 @@ impl Client {
         let sent = Instant::now();
         let outcome = tokio::time::timeout(
             REQUEST_TIMEOUT,
-            exchange(&mut connection, self.address, request.as_bytes()),
+            exchange(
+                &mut connection,
+                self.address,
+                request.as_bytes(),
+                method == "GET",
+            ),
         )
         .await
         .unwrap_or_else(|_| Err(format!("no answer within {REQUEST_TIMEOUT:?}")));
@@ -967,12 +972,15 @@ impl Client {
 
 /// Sends `request` on the kept connection (opening one if there is none)
 /// and reads the answer: its status and body. A kept connection that the
-/// server had closed before anything of the answer arrived is replaced
-/// once, and the request sent again on the new one.
+/// server had closed is replaced once and the request sent again on the
+/// new one, but only when the server cannot have acted on it: the request
+/// could not be written, or it is a `GET`. A `POST` that got no answer is
+/// an error, never sent twice.
 async fn exchange(
     connection: &mut Option<BufReader<TcpStream>>,
     address: SocketAddr,
     request: &[u8],
+    idempotent: bool,
 ) -> Result<(u16, Vec<u8>), String> {
     for attempt in 0..2 {
         let reused = connection.is_some();
@@ -995,11 +1003,11 @@ async fn exchange(
                 }
                 return Ok((status, body));
             }
-            Err(Answer::NothingYet(e)) if reused && attempt == 0 => {
-                let _ = e;
+            Err(Answer::NotSent(_)) if reused && attempt == 0 => *connection = None,
+            Err(Answer::NothingYet(_)) if reused && attempt == 0 && idempotent => {
                 *connection = None;
             }
-            Err(Answer::NothingYet(e) | Answer::Broken(e)) => {
+            Err(Answer::NotSent(e) | Answer::NothingYet(e) | Answer::Broken(e)) => {
                 *connection = None;
                 return Err(e);
             }
@@ -1010,7 +1018,9 @@ async fn exchange(
 
 /// Why no answer was read.
 enum Answer {
-    /// Nothing of an answer arrived (a closed keep-alive connection).
+    /// The request could not be written (a closed keep-alive connection).
+    NotSent(String),
+    /// The request was written, and not one byte of an answer came back.
     NothingYet(String),
     /// The answer broke off, or was not HTTP.
     Broken(String),
@@ -1024,12 +1034,15 @@ async fn read_answer(
 ) -> Result<(u16, Vec<u8>, bool), Answer> {
     let broken = |what: &str| Answer::Broken(what.to_owned());
     if let Err(e) = stream.get_mut().write_all(request).await {
-        return Err(Answer::NothingYet(format!("sending: {e}")));
+        return Err(Answer::NotSent(format!("sending: {e}")));
     }
     let mut line = String::new();
     match stream.read_line(&mut line).await {
         Ok(0) => return Err(Answer::NothingYet("closed before answering".to_owned())),
-        Err(e) => return Err(Answer::NothingYet(format!("reading the answer: {e}"))),
+        Err(e) if line.is_empty() => {
+            return Err(Answer::NothingYet(format!("reading the answer: {e}")))
+        }
+        Err(e) => return Err(Answer::Broken(format!("reading the status line: {e}"))),
         Ok(_) => {}
     }
     let status: u16 = line
@@ -1086,6 +1099,9 @@ async fn read_answer(
                 .read_exact(&mut body[start..])
                 .await
                 .map_err(|e| Answer::Broken(format!("reading a chunk: {e}")))?;
+            if body.get(start + size..) != Some(&b"\r\n"[..]) {
+                return Err(broken("a chunk not followed by CRLF (or trailers)"));
+            }
             body.truncate(start + size);
             if size == 0 {
                 break;
@@ -1502,8 +1518,8 @@ mod tests {
     }
 
     /// The client's HTTP: a sized answer, a chunked one, a kept
-    /// connection the server closed (sent again on a new one), and a
-    /// refusal counted as an error with its status.
+    /// connection the server closed (a GET sent again on a new one, a POST
+    /// never), and a refusal counted as an error with its status.
     #[tokio::test]
     async fn the_client_reads_sized_and_chunked_answers_and_reconnects() {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -1527,6 +1543,10 @@ mod tests {
                 }
                 // Then the server closes this connection.
             }
+            // Whether anyone connects again (the POST below must not).
+            tokio::time::timeout(Duration::from_millis(300), listener.accept())
+                .await
+                .is_ok()
         });
         let errors = Arc::new(Errors::new());
         let client = Client::new(&format!("http://{address}"), &errors, "test").unwrap();
@@ -1544,7 +1564,12 @@ mod tests {
             "{:?}",
             errors.samples()
         );
-        server.await.unwrap();
+        // Closed again: a POST the server may have acted on is an error,
+        // and is not sent again.
+        let body = json!({"from": "a4", "to": "a5"});
+        assert!(client.send("POST", "/d", None, Some(&body)).await.is_none());
+        assert_eq!(client.errors_seen(), 2);
+        assert!(!server.await.unwrap(), "the POST was sent again");
     }
 
     #[test]
