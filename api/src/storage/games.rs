@@ -195,7 +195,8 @@ pub fn save(
                 written: i32,
             }
             let saved: Vec<Saved> = SaveOnPostgres {
-                row,
+                changes: GameChanges::of(row).as_changeset(),
+                id: &row.id,
                 expected,
                 color: action.map(|a| a.color.as_str()),
                 action: action.map(|a| a.action.as_str()),
@@ -230,7 +231,8 @@ pub fn save(
 /// if the update matched) in one round trip, prepared once per connection.
 /// One row back means written.
 struct SaveOnPostgres<'a> {
-    row: &'a GameRow,
+    changes: <GameChanges<'a> as AsChangeset>::Changeset,
+    id: &'a str,
     expected: i64,
     color: Option<&'a str>,
     action: Option<&'a str>,
@@ -243,38 +245,14 @@ prepared_statement!(SaveOnPostgres, by_name);
 
 impl QueryFragment<Pg> for SaveOnPostgres<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        use diesel::sql_types::{BigInt, Integer, Timestamp};
-        let row = self.row;
-        out.push_sql("WITH upd AS (UPDATE games SET status = ");
-        out.push_bind_param::<Text, _>(&row.status)?;
-        out.push_sql(", version = ");
-        out.push_bind_param::<BigInt, _>(&row.version)?;
-        out.push_sql(", red_user_id = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.red_user_id)?;
-        out.push_sql(", blue_user_id = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.blue_user_id)?;
-        out.push_sql(", red_setup = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.red_setup)?;
-        out.push_sql(", blue_setup = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.blue_setup)?;
-        out.push_sql(", state = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.state)?;
-        out.push_sql(", turn = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.turn)?;
-        out.push_sql(", ply = ");
-        out.push_bind_param::<Integer, _>(&row.ply)?;
-        out.push_sql(", deadline = ");
-        out.push_bind_param::<Nullable<Timestamp>, _>(&row.deadline)?;
-        out.push_sql(", result_winner = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.result_winner)?;
-        out.push_sql(", result_reason = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.result_reason)?;
-        out.push_sql(", updated_at = ");
-        out.push_bind_param::<Timestamp, _>(&row.updated_at)?;
-        out.push_sql(", draw_offer = ");
-        out.push_bind_param::<Nullable<Text>, _>(&row.draw_offer)?;
+        use diesel::sql_types::BigInt;
+        // The same columns as on SQLite: `GameChanges`. Its
+        // `treat_none_as_null` makes the text the same for every row, as a
+        // statement prepared once by type needs.
+        out.push_sql("WITH upd AS (UPDATE games SET ");
+        self.changes.walk_ast(out.reborrow())?;
         out.push_sql(" WHERE id = ");
-        out.push_bind_param::<Text, _>(&row.id)?;
+        out.push_bind_param::<Text, _>(&self.id)?;
         out.push_sql(" AND version = ");
         out.push_bind_param::<BigInt, _>(&self.expected)?;
         // The action takes the new version as its number and the update's
