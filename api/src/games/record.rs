@@ -235,30 +235,14 @@ impl GameRecord {
 
     /// The color `user` plays in this game, if any.
     pub fn color_of(&self, user: Uuid) -> Option<Color> {
-        if self.red == Some(user) {
-            Some(Color::Red)
-        } else if self.blue == Some(user) {
-            Some(Color::Blue)
-        } else {
-            None
-        }
+        seat_of(self.red, self.blue, user)
     }
 
     /// [`GameRecord::color_of`] read off the stored row, without decoding
     /// the game.
     pub fn color_in_row(row: &GameRow, user: Uuid) -> Option<Color> {
-        let seated = |id: &Option<String>| {
-            id.as_deref()
-                .and_then(|id| Uuid::parse_str(id).ok())
-                .is_some_and(|id| id == user)
-        };
-        if seated(&row.red_user_id) {
-            Some(Color::Red)
-        } else if seated(&row.blue_user_id) {
-            Some(Color::Blue)
-        } else {
-            None
-        }
+        let id = |id: &Option<String>| id.as_deref().and_then(|id| Uuid::parse_str(id).ok());
+        seat_of(id(&row.red_user_id), id(&row.blue_user_id), user)
     }
 
     /// Whether the stored row's deadline is still ahead of `now` (or it
@@ -336,5 +320,16 @@ pub fn reason_name(reason: domain::EndReason) -> &'static str {
         R::DrawAgreed => "draw_agreed",
         R::BothImmobile => "both_immobile",
         R::MoveLimit => "move_limit",
+    }
+}
+
+/// The color `user` plays with these players (Red first).
+fn seat_of(red: Option<Uuid>, blue: Option<Uuid>, user: Uuid) -> Option<Color> {
+    if red == Some(user) {
+        Some(Color::Red)
+    } else if blue == Some(user) {
+        Some(Color::Blue)
+    } else {
+        None
     }
 }
