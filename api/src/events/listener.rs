@@ -2,30 +2,47 @@
 //!
 //! Each process keeps one dedicated connection (outside the pool) on its
 //! own thread. It `LISTEN`s on [`super::NOTIFY_CHANNEL`] and hands every
-//! notification to the in-process [`super::Notifier`]. It sends nothing:
-//! every writer announces its change with `pg_notify` inside its own
-//! transaction (game changes and events alike), so a notification is
-//! delivered exactly when its change commits and cannot be lost after it.
+//! notification from another process to the in-process
+//! [`super::Notifier`]; and it sends this process's own announcements
+//! (games changed, new events), which the notifier hands it through an
+//! [`Outbox`] once each change has committed.
+//!
+//! Why not `NOTIFY` inside the writing transaction: PostgreSQL serialises
+//! the commits of transactions that notify, holding one lock from before
+//! the commit record until after it is flushed to disk, so notifying
+//! writers cannot share a flush (group commit) and wait in line for each
+//! other's. Sent here, each announcement is a transaction of its own that
+//! writes nothing durable, holds that lock for a moment, and carries every
+//! announcement waiting at the time. An announcement is lost only if this
+//! process dies between a commit and the send, or the outbox overflows
+//! while the connection is down; every waiter's safety re-check (20 s)
+//! makes either good. docs/architecture.md, "Telling the other processes".
+//! (Ended sessions are the exception: they are announced inside their
+//! transaction, `super::announce_session_ended`, as they must never be
+//! lost.)
 //!
 //! Diesel exposes libpq's non-blocking `PQconsumeInput`/`PQnotifies`, not a
 //! blocking wait on the socket (which would need `unsafe` here), so the
-//! thread looks at what the socket has delivered every
-//! [`INBOX_CHECK`]: a local non-blocking read, not a query — the database
-//! is not polled. Every [`LIVENESS_CHECK`] it runs `SELECT 1` to notice a
-//! silently dead connection. After any failure it reconnects with backoff
-//! and then wakes every waiter, which re-read the database, so nothing
-//! announced while it was disconnected is lost.
+//! thread waits on its outbox and looks at what the socket has delivered
+//! at least every [`INBOX_CHECK`]: a local non-blocking read, not a query
+//! — the database is not polled. Every [`LIVENESS_CHECK`] it runs a query
+//! to notice a silently dead connection. After any failure it reconnects
+//! with backoff, sends what was waiting, and wakes every waiter, which
+//! re-read the database, so nothing announced while it was disconnected is
+//! lost.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::Weak;
 use std::time::{Duration, Instant};
 
-use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 use diesel::Connection;
 
 use super::notifier::{Inner, Message};
 use super::NOTIFY_CHANNEL;
 use crate::db::one_line;
+use crate::storage::events as store;
 
 /// How often delivered notifications are picked up from the socket (well
 /// within the promised one second across processes).
@@ -33,10 +50,54 @@ pub const INBOX_CHECK: Duration = Duration::from_millis(50);
 /// How often the connection is checked with a query.
 pub const LIVENESS_CHECK: Duration = Duration::from_secs(30);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
-pub(crate) fn spawn(url: String, inner: Weak<Inner>) {
+/// How many announcements may wait for the connection; past that (only
+/// while it is down for long) new ones are dropped, and counted in the log.
+pub const OUTBOX_CAPACITY: usize = 16_384;
+/// At most this many announcements go in one statement.
+const BATCH: usize = 1_024;
+
+/// Where the notifier leaves this process's announcements for the thread.
+pub(crate) struct Outbox {
+    sender: SyncSender<Message>,
+    dropped: AtomicU64,
+}
+
+impl Outbox {
+    pub(crate) fn new() -> (Outbox, Receiver<Message>) {
+        let (sender, receiver) = mpsc::sync_channel(OUTBOX_CAPACITY);
+        let outbox = Outbox {
+            sender,
+            dropped: AtomicU64::new(0),
+        };
+        (outbox, receiver)
+    }
+
+    /// Hands `message` to the thread without waiting.
+    pub(crate) fn post(&self, message: Message) {
+        match self.sender.try_send(message) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => {
+                let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+                // 1, 2, 4, 8, ...: a long outage cannot flood the log.
+                if dropped.is_power_of_two() {
+                    tracing::warn!(
+                        dropped,
+                        "the NOTIFY outbox is full; other processes \
+                                             learn of these changes on their re-check"
+                    );
+                }
+            }
+            // The thread is gone (it could not start, or the notifier closed):
+            // other processes learn on their re-check.
+            Err(TrySendError::Disconnected(_)) => {}
+        }
+    }
+}
+
+pub(crate) fn spawn(url: String, inner: Weak<Inner>, outbox: Receiver<Message>) {
     let started = std::thread::Builder::new()
         .name("pg-listen".into())
-        .spawn(move || run(&url, &inner));
+        .spawn(move || run(&url, &inner, &outbox));
     if let Err(e) = started {
         tracing::error!(error = %e, "cannot start the LISTEN thread; other processes' changes \
                                      reach this one only through the waiters' re-checks");
@@ -50,22 +111,24 @@ enum Exit {
     Reconnect(String),
 }
 
-fn run(url: &str, inner: &Weak<Inner>) {
+fn run(url: &str, inner: &Weak<Inner>, outbox: &Receiver<Message>) {
     let url = listener_url(url);
     let mut backoff = Duration::from_millis(250);
+    // Taken from the outbox, not yet sent (kept across a reconnect).
+    let mut unsent: Vec<String> = Vec::new();
     loop {
         if alive(inner).is_none() {
             return;
         }
         let failure = match connect(&url) {
-            Ok(mut conn) => {
+            Ok((mut conn, pid)) => {
                 backoff = Duration::from_millis(250);
                 // Whatever was announced before LISTEN took effect (first
                 // start or a reconnect) is caught by a re-read everywhere.
                 if let Some(inner) = alive(inner) {
                     inner.wake_all();
                 }
-                match serve(&mut conn, inner) {
+                match serve(&mut conn, pid, inner, outbox, &mut unsent) {
                     Exit::Stop => return,
                     Exit::Reconnect(reason) => reason,
                 }
@@ -90,22 +153,53 @@ fn alive(inner: &Weak<Inner>) -> Option<std::sync::Arc<Inner>> {
     inner.upgrade().filter(|inner| !inner.is_closed())
 }
 
-fn connect(url: &str) -> Result<PgConnection, String> {
+/// A listening connection and its backend's pid (what its own
+/// notifications come back with).
+fn connect(url: &str) -> Result<(PgConnection, i32), String> {
     let mut conn = PgConnection::establish(url).map_err(|e| one_line(&e.to_string()))?;
-    conn.batch_execute(&format!("LISTEN {NOTIFY_CHANNEL}"))
-        .map_err(|e| one_line(&e.to_string()))?;
-    Ok(conn)
+    store::listen(&mut conn, NOTIFY_CHANNEL).map_err(|e| one_line(&e.to_string()))?;
+    let pid = store::backend_pid(&mut conn).map_err(|e| one_line(&e.to_string()))?;
+    Ok((conn, pid))
 }
 
-fn serve(conn: &mut PgConnection, inner: &Weak<Inner>) -> Exit {
+fn serve(
+    conn: &mut PgConnection,
+    own_pid: i32,
+    inner: &Weak<Inner>,
+    outbox: &Receiver<Message>,
+    unsent: &mut Vec<String>,
+) -> Exit {
     let mut last_liveness = Instant::now();
     loop {
-        std::thread::sleep(INBOX_CHECK);
-        let Some(inner) = alive(inner) else {
-            return Exit::Stop;
+        // Wait for something to send, at most until the next inbox check.
+        let notifier_gone = match outbox.recv_timeout(INBOX_CHECK) {
+            Ok(message) => {
+                unsent.push(message.encode());
+                unsent.extend(outbox.try_iter().take(OUTBOX_CAPACITY).map(|m| m.encode()));
+                false
+            }
+            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Disconnected) => true,
         };
+        let inner = match alive(inner) {
+            Some(inner) if !notifier_gone => inner,
+            _ => {
+                // Closing: what is still in the outbox goes out first.
+                unsent.extend(outbox.try_iter().map(|m| m.encode()));
+                if let Err(e) = send(conn, unsent) {
+                    tracing::warn!(error = %e, "the last NOTIFYs were not sent");
+                }
+                return Exit::Stop;
+            }
+        };
+        if let Err(e) = send(conn, unsent) {
+            return Exit::Reconnect(e);
+        }
         for received in conn.notifications_iter() {
             match received {
+                // Its own announcements: this process woke its waiters
+                // itself when it posted them.
+                Ok(notification) if notification.process_id == own_pid => {}
                 Ok(notification) if notification.channel == NOTIFY_CHANNEL => {
                     match Message::decode(&notification.payload) {
                         Some(message) => inner.dispatch(message),
@@ -118,12 +212,24 @@ fn serve(conn: &mut PgConnection, inner: &Weak<Inner>) -> Exit {
             }
         }
         if last_liveness.elapsed() >= LIVENESS_CHECK {
-            if let Err(e) = conn.batch_execute("SELECT 1") {
+            if let Err(e) = store::backend_pid(conn) {
                 return Exit::Reconnect(one_line(&e.to_string()));
             }
             last_liveness = Instant::now();
         }
     }
+}
+
+/// Sends `unsent`, in statements of at most [`BATCH`]; what was sent is
+/// taken off, what was not stays for after a reconnect.
+fn send(conn: &mut PgConnection, unsent: &mut Vec<String>) -> Result<(), String> {
+    while !unsent.is_empty() {
+        let n = unsent.len().min(BATCH);
+        store::notify_all(conn, NOTIFY_CHANNEL, &unsent[..n])
+            .map_err(|e| one_line(&e.to_string()))?;
+        unsent.drain(..n);
+    }
+    Ok(())
 }
 
 /// The `application_name` of the LISTEN connections, to tell them apart

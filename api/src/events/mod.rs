@@ -2,12 +2,11 @@
 //! polling and Server-Sent Events (docs/api.md).
 //!
 //! - [`record_all`] stores events inside the transaction that makes the
-//!   change they report (so an event exists exactly when its change does)
-//!   and announces them to the other processes as that transaction
-//!   commits; the SQL is in `storage::events`.
-//! - [`Notifier`] wakes waiting requests and open streams, in this process
-//!   and, on PostgreSQL, in every other process through `LISTEN/NOTIFY`
-//!   (see [`listener`]).
+//!   change they report (so an event exists exactly when its change
+//!   does); the SQL is in `storage::events`.
+//! - [`Notifier`], told after the commit, wakes waiting requests and open
+//!   streams, in this process and, on PostgreSQL, in every other process
+//!   through `LISTEN/NOTIFY` (see [`listener`]).
 //!
 //! What goes into an event is the game service's business (its payloads
 //! are `games::notices::EventPayload`); this module only stores, numbers,
@@ -78,9 +77,8 @@ pub struct NewEvent {
 }
 
 /// Records `events` (inside the caller's transaction), numbered per
-/// recipient, and announces each recipient to the other processes when the
-/// transaction commits (one statement on PostgreSQL). Returns the ids in
-/// the order given. After the commit, wake this process's waiters with
+/// recipient. Returns the ids in the order given. After the commit, wake
+/// this process's waiters and tell the other processes with
 /// [`Notifier::user_event`].
 pub fn record_all(
     conn: &mut DbConnection,
@@ -96,9 +94,7 @@ pub fn record_all(
             payload: &e.payload,
         })
         .collect();
-    store::record_all(conn, now, &rows, NOTIFY_CHANNEL, |user| {
-        notifier::Message::User(user).encode()
-    })
+    store::record_all(conn, now, &rows)
 }
 
 /// Tells every other process, when the current transaction commits, that
@@ -106,15 +102,6 @@ pub fn record_all(
 pub fn announce_session_ended(conn: &mut DbConnection, session: Uuid) -> Result<(), StoreError> {
     let message = notifier::Message::SessionEnded(session).encode();
     Ok(store::notify(conn, NOTIFY_CHANNEL, &message)?)
-}
-
-/// The channel and payload that announce `game_id` at `version` to the
-/// other processes (for a statement that sends it itself).
-pub fn game_notification(game_id: Uuid, version: i64) -> (&'static str, String) {
-    (
-        NOTIFY_CHANNEL,
-        notifier::Message::Game(game_id, version).encode(),
-    )
 }
 
 /// The events of `user_id` after `after`, oldest first, at most `limit`.

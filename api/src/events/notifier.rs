@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::listener::Outbox;
 use super::streams::StreamLimiter;
 use crate::auth::sessions::EndedSessions;
 use crate::config::{Config, DatabaseUrl};
@@ -89,6 +90,9 @@ pub(crate) struct Inner {
     closed: AtomicBool,
     /// Where ended sessions are recorded (set once at start).
     sessions: OnceLock<Arc<EndedSessions>>,
+    /// On PostgreSQL: this process's announcements, for the `LISTEN`
+    /// thread to send to the other processes.
+    outbox: Option<Outbox>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -137,8 +141,9 @@ impl Notifier {
     pub fn start(config: &Config) -> Self {
         match &config.database {
             DatabaseUrl::Postgres(url) => {
-                let notifier = Self::in_process(config.max_streams_per_user);
-                super::listener::spawn(url.clone(), Arc::downgrade(&notifier.inner));
+                let (outbox, posted) = Outbox::new();
+                let notifier = Self::with_outbox(config.max_streams_per_user, Some(outbox));
+                super::listener::spawn(url.clone(), Arc::downgrade(&notifier.inner), posted);
                 notifier
             }
             DatabaseUrl::Sqlite(_) => Self::in_process(config.max_streams_per_user),
@@ -147,6 +152,10 @@ impl Notifier {
 
     /// A notifier that only wakes waiters in this process.
     pub fn in_process(max_streams_per_user: usize) -> Self {
+        Self::with_outbox(max_streams_per_user, None)
+    }
+
+    fn with_outbox(max_streams_per_user: usize, outbox: Option<Outbox>) -> Self {
         Self {
             inner: Arc::new(Inner {
                 users: Mutex::new(HashMap::new()),
@@ -155,24 +164,35 @@ impl Notifier {
                 shutdown: watch::Sender::new(false),
                 closed: AtomicBool::new(false),
                 sessions: OnceLock::new(),
+                outbox,
             }),
             streams: Arc::new(StreamLimiter::new(max_streams_per_user)),
         }
     }
 
     /// Call after committing a change that took `game_id` to `version`:
-    /// wakes this process's waiters at once (the other processes learn
-    /// through the `NOTIFY` the writer sent inside its transaction:
-    /// `storage::games::save`).
+    /// wakes this process's waiters at once and tells the other processes
+    /// (see [`Notifier::announce`]).
     pub fn game_changed(&self, game_id: Uuid, version: i64) {
-        self.inner.dispatch(Message::Game(game_id, version));
+        self.announce(Message::Game(game_id, version));
     }
 
-    /// Call after committing a transaction that [`super::record`]ed an
-    /// event for `user_id`: wakes this process's waiters at once (the other
-    /// processes learn through the `NOTIFY` that `record` queued).
+    /// Call after committing a transaction that [`super::record_all`]ed an
+    /// event for `user_id`: wakes this process's waiters at once and tells
+    /// the other processes (see [`Notifier::announce`]).
     pub fn user_event(&self, user_id: Uuid) {
-        self.inner.dispatch(Message::User(user_id));
+        self.announce(Message::User(user_id));
+    }
+
+    /// Wakes this process's waiters for `message` and, on PostgreSQL, hands
+    /// it to the `LISTEN` thread, which sends it to the other processes
+    /// right away without making the caller wait (see [`super::listener`]
+    /// for why this is not done inside the transaction).
+    fn announce(&self, message: Message) {
+        self.inner.dispatch(message);
+        if let Some(outbox) = &self.inner.outbox {
+            outbox.post(message);
+        }
     }
 
     /// Resolves when `game_id` has passed `after_version` (as announced by

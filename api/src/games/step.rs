@@ -15,7 +15,6 @@ use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, rated, Context};
 use crate::db::DbConnection;
-use crate::events;
 use crate::storage::games::{self as store, ActionRow};
 use crate::storage::to_db_time;
 
@@ -96,14 +95,7 @@ pub fn save(
         }),
         None => None,
     };
-    let (channel, message) = events::game_notification(record.id, record.version);
-    if !store::save(
-        conn,
-        &record.to_row()?,
-        before,
-        action.as_ref(),
-        (channel, &message),
-    )? {
+    if !store::save(conn, &record.to_row()?, before, action.as_ref())? {
         return Err(Failed::Lost);
     }
     // A game this write ended is rated with it (docs/ratings.md).

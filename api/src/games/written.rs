@@ -1,11 +1,11 @@
 //! Every change to a game is one transaction run by [`commit`]:
 //! (1) a repeated `Idempotency-Key` is answered from the stored answer,
 //! (2) the command does its work (load, decide with `domain`, versioned
-//! write with the action log and the `NOTIFY` that announces the change to
-//! other processes when the transaction commits), (3) its events are
-//! recorded (and announced the same way), (4) the answer is stored under
-//! the key. After the commit
-//! this process's waiters are woken. A versioned write that lost a race
+//! write with the action log), (3) its events are recorded, (4) the answer
+//! is stored under the key. After the commit the notifier wakes this
+//! process's waiters and announces the change and the events to the other
+//! processes (docs/architecture.md, "Telling the other processes"). A
+//! versioned write that lost a race
 //! rolls everything back and the whole thing runs again on the fresh state.
 //! See docs/architecture.md.
 

@@ -18,7 +18,7 @@ use diesel::result::Error as DieselError;
 use uuid::Uuid;
 
 use chrono::NaiveDateTime;
-use diesel::pg::Pg;
+use diesel::pg::{Pg, PgConnection};
 use diesel::query_builder::{AstPass, QueryFragment};
 
 use super::prepared::prepared_statement;
@@ -48,10 +48,9 @@ pub struct NewEventRow<'a> {
 }
 
 /// Stores `events` as the next events of their recipients, numbered per
-/// recipient, and (on PostgreSQL) queues `notify(recipient)` on `channel`
-/// for each, delivered when the caller's transaction commits. Returns the
-/// ids in the order given. Call it inside the transaction of the change the
-/// events report.
+/// recipient. Returns the ids in the order given. Call it inside the
+/// transaction of the change the events report; the recipients are
+/// announced after the commit (`events::Notifier::user_event`).
 ///
 /// PostgreSQL: one statement. Each recipient's last id is in
 /// `event_counters`; the upsert that bumps it locks that row until the
@@ -62,8 +61,6 @@ pub fn record_all(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
     events: &[NewEventRow<'_>],
-    channel: &str,
-    notify: impl Fn(Uuid) -> String,
 ) -> Result<Vec<i64>, DieselError> {
     if events.is_empty() {
         return Ok(Vec::new());
@@ -83,15 +80,12 @@ pub fn record_all(
             let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
             let games: Vec<String> = events.iter().map(|e| e.game_id.to_string()).collect();
             let payloads: Vec<&str> = events.iter().map(|e| e.payload).collect();
-            let messages: Vec<String> = events.iter().map(|e| notify(e.user_id)).collect();
             let rows: Vec<Numbered> = RecordOnPostgres {
                 users: &users,
                 kinds: &kinds,
                 games: &games,
                 payloads: &payloads,
-                messages: &messages,
                 created_at,
-                channel,
             }
             .load(pg)?;
             let mut ids = vec![0; events.len()];
@@ -140,9 +134,7 @@ struct RecordOnPostgres<'a> {
     kinds: &'a [&'a str],
     games: &'a [String],
     payloads: &'a [&'a str],
-    messages: &'a [String],
     created_at: NaiveDateTime,
-    channel: &'a str,
 }
 
 prepared_statement!(RecordOnPostgres, by_name);
@@ -158,10 +150,8 @@ impl QueryFragment<Pg> for RecordOnPostgres<'_> {
         out.push_bind_param::<Array<Text>, _>(self.games)?;
         out.push_sql("::text[], ");
         out.push_bind_param::<Array<Text>, _>(self.payloads)?;
-        out.push_sql("::text[], ");
-        out.push_bind_param::<Array<Text>, _>(self.messages)?;
         out.push_sql(
-            "::text[]) WITH ORDINALITY AS t(user_id, kind, game_id, payload, message, n)), \
+            "::text[]) WITH ORDINALITY AS t(user_id, kind, game_id, payload, n)), \
              counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
              bumped AS ( \
                  INSERT INTO event_counters (user_id, last_seq) \
@@ -180,10 +170,8 @@ impl QueryFragment<Pg> for RecordOnPostgres<'_> {
         out.push_bind_param::<Timestamp, _>(&self.created_at)?;
         out.push_sql(
             " FROM numbered RETURNING 1) \
-             SELECT n::BIGINT AS n, seq::BIGINT AS seq, pg_notify(",
+             SELECT n::BIGINT AS n, seq::BIGINT AS seq FROM numbered",
         );
-        out.push_bind_param::<Text, _>(&self.channel)?;
-        out.push_sql(", message) IS NULL AS notified FROM numbered");
         Ok(())
     }
 }
@@ -237,6 +225,40 @@ pub fn last_id(conn: &mut DbConnection, user_id: Uuid) -> Result<i64, DieselErro
         .select(diesel::dsl::max(events::seq))
         .get_result(conn)?;
     Ok(last.unwrap_or(0))
+}
+
+/// Starts listening on `channel` (the dedicated connection of
+/// `events::listener`).
+pub fn listen(conn: &mut PgConnection, channel: &str) -> Result<(), DieselError> {
+    use diesel::connection::SimpleConnection;
+    // LISTEN takes an identifier, not a parameter: quoted here.
+    conn.batch_execute(&format!("LISTEN \"{}\"", channel.replace('"', "\"\"")))
+}
+
+/// The server process behind this connection: the sender of whatever it
+/// notifies, as listeners see it.
+pub fn backend_pid(conn: &mut PgConnection) -> Result<i32, DieselError> {
+    diesel::select(diesel::dsl::sql::<diesel::sql_types::Integer>(
+        "pg_backend_pid()",
+    ))
+    .get_result(conn)
+}
+
+/// Sends every one of `messages` on `channel` in one statement, in a
+/// transaction of its own that writes nothing durable: the commit holds
+/// PostgreSQL's notification lock only for a moment, not through a flush
+/// of the log as a `NOTIFY` inside a writing transaction does.
+pub fn notify_all(
+    conn: &mut PgConnection,
+    channel: &str,
+    messages: &[String],
+) -> Result<(), DieselError> {
+    use diesel::sql_types::{Array, Text};
+    diesel::sql_query("SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m")
+        .bind::<Text, _>(channel)
+        .bind::<Array<Text>, _>(messages)
+        .execute(conn)
+        .map(|_| ())
 }
 
 /// On PostgreSQL, queues `message` on `channel`, delivered to every

@@ -176,16 +176,17 @@ impl<'a> GameChanges<'a> {
 }
 
 /// Writes the changed columns of `row` (whose `version` is already the new
-/// one) if the stored version is still `expected`, appends `action` to the
-/// log, and (on PostgreSQL) queues `message` on `channel` for when the
-/// transaction commits. `Ok(false)`: someone else changed the game first,
-/// and nothing was written. One statement on PostgreSQL.
+/// one) if the stored version is still `expected` and appends `action` to
+/// the log. `Ok(false)`: someone else changed the game first, and nothing
+/// was written. One statement on PostgreSQL. Other processes learn of the
+/// change after the commit (`events::Notifier::game_changed`), not from a
+/// `NOTIFY` in this transaction: see docs/architecture.md, "Telling the
+/// other processes".
 pub fn save(
     conn: &mut DbConnection,
     row: &GameRow,
     expected: i64,
     action: Option<&ActionRow>,
-    (channel, message): (&str, &str),
 ) -> QueryResult<bool> {
     match conn {
         DbConnection::Postgresql(pg) => {
@@ -201,8 +202,6 @@ pub fn save(
                 color: action.map(|a| a.color.as_str()),
                 action: action.map(|a| a.action.as_str()),
                 record: action.and_then(|a| a.record.as_deref()),
-                channel,
-                message,
             }
             .load(pg)?;
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
@@ -226,10 +225,9 @@ pub fn save(
     }
 }
 
-/// [`save`] on PostgreSQL: the versioned update, the action row (only if
-/// the update matched and there is an action) and the notification (only
-/// if the update matched) in one round trip, prepared once per connection.
-/// One row back means written.
+/// [`save`] on PostgreSQL: the versioned update and the action row (only if
+/// the update matched and there is an action) in one round trip, prepared
+/// once per connection. One row back means written.
 struct SaveOnPostgres<'a> {
     changes: <GameChanges<'a> as AsChangeset>::Changeset,
     id: &'a str,
@@ -237,8 +235,6 @@ struct SaveOnPostgres<'a> {
     color: Option<&'a str>,
     action: Option<&'a str>,
     record: Option<&'a str>,
-    channel: &'a str,
-    message: &'a str,
 }
 
 prepared_statement!(SaveOnPostgres, by_name);
@@ -270,12 +266,8 @@ impl QueryFragment<Pg> for SaveOnPostgres<'_> {
         out.push_bind_param::<Nullable<Text>, _>(&self.record)?;
         out.push_sql(
             "::text AS record) AS a WHERE a.color IS NOT NULL RETURNING 1) \
-             SELECT 1 AS written, pg_notify(",
+             SELECT 1 AS written FROM upd",
         );
-        out.push_bind_param::<Text, _>(&self.channel)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Text, _>(&self.message)?;
-        out.push_sql(") FROM upd");
         Ok(())
     }
 }

@@ -36,6 +36,30 @@ fn listeners(admin: &mut PgConnection, database: &str) -> Vec<i32> {
     .collect()
 }
 
+/// Waits (at most 30 s) until the LISTEN connections on `database` are
+/// `ready`, and returns their pids.
+fn wait_for_listeners(
+    admin: &mut PgConnection,
+    database: &str,
+    ready: &dyn Fn(&[i32]) -> bool,
+) -> Vec<i32> {
+    for _ in 0..600 {
+        let pids = listeners(admin, database);
+        if ready(&pids) {
+            return pids;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the LISTEN connections did not come (back)");
+}
+
+fn terminate(admin: &mut PgConnection, pids: &[i32]) {
+    diesel::sql_query("SELECT pg_terminate_backend(pid) FROM unnest($1) AS pid")
+        .bind::<diesel::sql_types::Array<diesel::sql_types::Integer>, _>(pids)
+        .execute(admin)
+        .unwrap();
+}
+
 postgres_tests! {
     async fn a_move_through_one_process_reaches_the_other(database: TestDatabase) {
         let one = ServerProcess::start(&database, 5);
@@ -140,25 +164,13 @@ postgres_tests! {
         // network cut would, and wait (bounded) until both have reconnected.
         let (admin_url, name) = database.postgres_parts().unwrap();
         let mut admin = PgConnection::establish(admin_url).unwrap();
-        // Bounded waits (at most 30 s) for the LISTEN connections to be `ready`.
-        let wait_until = |admin: &mut PgConnection, ready: &dyn Fn(&[i32]) -> bool| {
-            for _ in 0..600 {
-                if ready(&listeners(admin, name)) {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            panic!("the LISTEN connections did not come (back)");
-        };
-        tokio::task::block_in_place(|| wait_until(&mut admin, &|pids| pids.len() == 2));
-        let before = listeners(&mut admin, name);
-        diesel::sql_query("SELECT pg_terminate_backend(pid) FROM unnest($1) AS pid")
-            .bind::<diesel::sql_types::Array<diesel::sql_types::Integer>, _>(&before)
-            .execute(&mut admin)
-            .unwrap();
+        let before = tokio::task::block_in_place(|| {
+            wait_for_listeners(&mut admin, name, &|pids| pids.len() == 2)
+        });
+        terminate(&mut admin, &before);
         // Two new connections, neither of them an old one.
         tokio::task::block_in_place(|| {
-            wait_until(&mut admin, &|pids| {
+            wait_for_listeners(&mut admin, name, &|pids| {
                 pids.len() == 2 && pids.iter().all(|pid| !before.contains(pid))
             })
         });
@@ -170,5 +182,44 @@ postgres_tests! {
         play_move(&one, &id, &ann, 2).await;
         let page = waiting.woken().await;
         assert_eq!(types(&page), ["your_turn"]);
+    }
+
+    async fn a_change_made_while_the_sender_is_down_is_announced_after(database: TestDatabase) {
+        let (admin_url, name) = database.postgres_parts().unwrap();
+        let mut admin = PgConnection::establish(admin_url).unwrap();
+        // The first process's LISTEN connection, which sends its announcements.
+        let one = ServerProcess::start(&database, 5);
+        let sender = tokio::task::block_in_place(|| {
+            wait_for_listeners(&mut admin, name, &|pids| pids.len() == 1)
+        });
+        let other = ServerProcess::start(&database, 5);
+        tokio::task::block_in_place(|| {
+            wait_for_listeners(&mut admin, name, &|pids| pids.len() == 2)
+        });
+        let ann = one.register("ann").await;
+        let bob = one.register("bob").await;
+        let id = start_game(&one, &ann, &bob, 3).await;
+        let seen = last_id(&other, &bob).await;
+        let path = format!("/api/v1/events?after={seen}&wait={LONG_WAIT}");
+        let waiting = LongPoll::start(&other, &path, &bob).await;
+
+        // Only the sender is cut off (the other process keeps its
+        // connection, so nothing wakes its waiters but the announcement).
+        // The move commits while the sender is down or finding out.
+        terminate(&mut admin, &sender);
+        play_move(&one, &id, &ann, 2).await;
+
+        // The announcement waited for the new connection and was sent then:
+        // the long poll on the other process is woken, not left to its
+        // safety re-check.
+        let page = waiting.woken().await;
+        assert_eq!(types(&page), ["your_turn"]);
+        let now = tokio::task::block_in_place(|| {
+            wait_for_listeners(&mut admin, name, &|pids| pids.len() == 2)
+        });
+        assert!(
+            !now.contains(&sender[0]),
+            "the sender reconnected: {now:?}"
+        );
     }
 }

@@ -6,7 +6,11 @@
 //! statements of a move and a view are prepared once per connection
 //! (`api/src/storage/prepared.rs`): the first run of each on a new
 //! connection costs one more round trip (the preparation), which the
-//! counter does not see; every later run is one.
+//! counter does not see; every later run is one. Telling the other
+//! processes about a move is not one of its statements: the process's
+//! `LISTEN` connection sends that after the commit, together with whatever
+//! else was announced meanwhile (docs/architecture.md, "Telling the other
+//! processes").
 
 use domain::{Rules, Variant};
 
