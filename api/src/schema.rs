@@ -55,8 +55,20 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         rated -> Bool,
+        /// Generated: `updated_at` once the game is finished, else null.
+        finished_at -> Nullable<Timestamp>,
     }
 }
+
+diesel::table! {
+    /// Kept equal to games' (id, deadline) by triggers, for ordering.
+    game_deadlines (game_id) {
+        game_id -> Text,
+        deadline -> Timestamp,
+    }
+}
+
+diesel::joinable!(game_deadlines -> games (game_id));
 
 diesel::table! {
     game_actions (game_id, seq) {
@@ -171,6 +183,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
     games,
+    game_deadlines,
     game_actions,
     idempotency_keys,
     events,

@@ -19,7 +19,7 @@ use diesel::sql_types::{Nullable, Text};
 
 use super::prepared::prepared_statement;
 use crate::db::DbConnection;
-use crate::schema::{game_actions, games, rematches, users};
+use crate::schema::{game_actions, game_deadlines, games, rematches, users};
 
 // The `status` column is read and written only through this type
 // (docs/lifecycle.md); it is also the `status` clients see.
@@ -295,10 +295,16 @@ pub fn overdue(
     now: NaiveDateTime,
     limit: i64,
 ) -> QueryResult<Vec<String>> {
-    games::table
+    // By `game_deadlines`, which orders the deadlines (migrations,
+    // `hot_moves`); `games` has no index on its own `deadline`.
+    game_deadlines::table
+        .inner_join(games::table)
         .filter(games::status.eq_any(Status::CLOCKED))
-        .filter(games::deadline.le(now))
-        .order((games::deadline.asc(), games::id.asc()))
+        .filter(game_deadlines::deadline.le(now))
+        .order((
+            game_deadlines::deadline.asc(),
+            game_deadlines::game_id.asc(),
+        ))
         .limit(limit)
         .select(games::id)
         .load(conn)
@@ -360,7 +366,10 @@ pub fn find_with_names(
         Option<String>,
         Option<String>,
     );
-    let query = GameWithNames { id };
+    let query = GameWithNames {
+        id,
+        columns: <GameRow as Selectable<Pg>>::construct_selection(),
+    };
     let found: Option<Found> = match conn {
         DbConnection::Postgresql(pg) => query.get_result(pg).optional()?,
         DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
@@ -382,17 +391,22 @@ pub fn find_with_names(
     ))
 }
 
-/// [`find_with_names`]'s statement: every column of the game, then the
-/// usernames of its creator, red and blue players and challenged user.
+/// [`find_with_names`]'s statement: the game's columns of [`GameRow`], then
+/// the usernames of its creator, red and blue players and challenged user.
 struct GameWithNames<'a> {
     id: &'a str,
+    columns: GameColumns,
 }
 
 prepared_statement!(GameWithNames);
 
+/// The columns of [`GameRow`] (every column of `games` but the generated
+/// `finished_at`), the same on both backends.
+type GameColumns = <GameRow as Selectable<Pg>>::SelectExpression;
+
 impl Query for GameWithNames<'_> {
     type SqlType = (
-        games::SqlType,
+        <GameColumns as Expression>::SqlType,
         Text,
         Nullable<Text>,
         Nullable<Text>,
@@ -404,11 +418,11 @@ impl<DB> QueryFragment<DB> for GameWithNames<'_>
 where
     DB: Backend,
     str: ToSql<Text, DB>,
-    <games::table as Table>::AllColumns: QueryFragment<DB>,
+    GameColumns: QueryFragment<DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         out.push_sql("SELECT ");
-        games::all_columns.walk_ast(out.reborrow())?;
+        self.columns.walk_ast(out.reborrow())?;
         out.push_sql(
             ", creator.username, red_player.username, blue_player.username, \
              challenged.username \
@@ -455,7 +469,12 @@ pub struct ListFilter {
 }
 
 pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<GameRow>> {
-    let mut query = games::table.select(GameRow::as_select()).into_boxed();
+    // Every game with a deadline has its row in `game_deadlines`, which
+    // orders them; joined only for that order.
+    let mut query = games::table
+        .left_join(game_deadlines::table)
+        .select(GameRow::as_select())
+        .into_boxed();
     if let Some(status) = &filter.status {
         query = query.filter(games::status.eq(status.as_str()));
     }
@@ -501,15 +520,20 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
             query = query.order((games::created_at.desc(), games::id.desc()));
         }
         ListOrder::Deadline => {
-            query = query.filter(games::deadline.is_not_null());
+            query = query.filter(game_deadlines::deadline.is_not_null());
             if let Some((time, id)) = &filter.after {
                 query = query.filter(
-                    games::deadline
+                    game_deadlines::deadline
                         .gt(*time)
-                        .or(games::deadline.eq(*time).and(games::id.gt(id.clone()))),
+                        .or(game_deadlines::deadline
+                            .eq(*time)
+                            .and(game_deadlines::game_id.gt(id.clone()))),
                 );
             }
-            query = query.order((games::deadline.asc(), games::id.asc()));
+            query = query.order((
+                game_deadlines::deadline.asc(),
+                game_deadlines::game_id.asc(),
+            ));
         }
     }
     query.limit(filter.limit).load(conn)

@@ -169,21 +169,22 @@ pub fn history(
 }
 
 /// Ids of `user_id`'s finished games, newest end first
-/// (`updated_at DESC, id DESC`), after `after` (the end time and id of
+/// (`finished_at DESC, id DESC`), after `after` (the end time and id of
 /// the last game already seen). Each side is read backwards from its own
-/// index, `(red_user_id | blue_user_id, updated_at, id)`, so the cost
-/// follows the page, not the player's games.
+/// partial index, `(red_user_id | blue_user_id, finished_at, id) WHERE
+/// finished_at IS NOT NULL`, so the cost follows the page, not the
+/// player's games. `finished_at` is generated: the `updated_at` of a
+/// finished game, null before (migrations, `hot_moves`).
 pub fn finished_of_user(
     conn: &mut DbConnection,
     user_id: &str,
     after: Option<(NaiveDateTime, String)>,
     limit: i64,
 ) -> QueryResult<Vec<String>> {
-    let finished = Status::Finished.as_str();
     let mut sides = Vec::new();
     for red in [true, false] {
         let mut query = games::table
-            .filter(games::status.eq(finished))
+            .filter(games::finished_at.is_not_null())
             .select((games::updated_at, games::id))
             .into_boxed();
         query = if red {
@@ -193,11 +194,11 @@ pub fn finished_of_user(
         };
         if let Some((time, id)) = &after {
             query = query
-                .filter(games::updated_at.le(*time))
-                .filter(games::updated_at.lt(*time).or(games::id.lt(id.clone())));
+                .filter(games::finished_at.le(*time))
+                .filter(games::finished_at.lt(*time).or(games::id.lt(id.clone())));
         }
         let rows: Vec<(NaiveDateTime, String)> = query
-            .order((games::updated_at.desc(), games::id.desc()))
+            .order((games::finished_at.desc(), games::id.desc()))
             .limit(limit)
             .load(conn)?;
         sides.extend(rows);

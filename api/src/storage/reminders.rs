@@ -7,7 +7,7 @@ use diesel::prelude::*;
 
 use super::games::Status;
 use crate::db::DbConnection;
-use crate::schema::games;
+use crate::schema::{game_deadlines, games};
 
 /// One game whose reminder has not been sent (for its current version in
 /// play; at all in setup).
@@ -32,9 +32,11 @@ pub fn unsent(
     now: NaiveDateTime,
     horizon: NaiveDateTime,
 ) -> QueryResult<Vec<Candidate>> {
-    games::table
-        .filter(games::deadline.gt(now))
-        .filter(games::deadline.le(horizon))
+    // Through `game_deadlines`, which orders the deadlines.
+    game_deadlines::table
+        .inner_join(games::table)
+        .filter(game_deadlines::deadline.gt(now))
+        .filter(game_deadlines::deadline.le(horizon))
         .filter(
             games::status
                 .eq(Status::Playing.as_str())

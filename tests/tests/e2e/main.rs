@@ -25,6 +25,7 @@ mod games_concurrency;
 mod games_events;
 mod games_leak;
 mod games_play;
+mod hot_moves;
 mod load;
 mod more_squares;
 mod openapi;
