@@ -182,6 +182,15 @@ run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
     LOAD_PID=""
     cat "$WORK/$2-load.txt" >&2
     stop_server
+    if [ "$2" = postgres ]; then
+        # How many of the updates of `games` were HOT (docs/storage.md,
+        # "Indexes and HOT moves"); the server's backends flushed their
+        # statistics as they ended.
+        psql -XAt -F ' ' -d "$DB" -c "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables \
+            WHERE relname = 'games'" >"$WORK/postgres-hot.txt" 2>&1 || true
+        read -r updates hot <"$WORK/postgres-hot.txt" || true
+        echo "games: ${updates:-?} row updates, ${hot:-?} of them HOT" | tee "$WORK/postgres-hot.txt" >&2
+    fi
     if [ -s "$WORK/perf.data" ] && [ "$2" = postgres ]; then
         perf report -i "$WORK/perf.data" --no-children --sort dso,symbol --stdio -g none \
             >"$WORK/perf-self.txt" 2>/dev/null || true
