@@ -224,8 +224,12 @@ impl Application {
     /// In-flight requests get the configured shutdown timeout to finish.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let result = self.server.await;
-        // Stops the LISTEN thread and the background tasks.
-        self.notifier.close();
+        // Stops the background tasks and the LISTEN thread, which first
+        // sends the announcements still waiting.
+        let notifier = self.notifier.clone();
+        let _ =
+            tokio::task::spawn_blocking(move || notifier.finish(std::time::Duration::from_secs(2)))
+                .await;
         tracing::info!("server stopped");
         result
     }

@@ -13,10 +13,9 @@
 //! writers cannot share a flush (group commit) and wait in line for each
 //! other's. Sent here, each announcement is a transaction of its own that
 //! writes nothing durable, holds that lock for a moment, and carries every
-//! announcement waiting at the time. An announcement is lost only if this
-//! process dies between a commit and the send, or the outbox overflows
-//! while the connection is down; every waiter's safety re-check (20 s)
-//! makes either good. docs/architecture.md, "Telling the other processes".
+//! announcement waiting at the time. An announcement can be lost (the
+//! cases are in docs/architecture.md, "Telling the other processes"); every
+//! waiter's safety re-check (20 s) makes that good.
 //! (Ended sessions are the exception: they are announced inside their
 //! transaction, `super::announce_session_ended`, as they must never be
 //! lost.)
@@ -94,13 +93,24 @@ impl Outbox {
     }
 }
 
-pub(crate) fn spawn(url: String, inner: Weak<Inner>, outbox: Receiver<Message>) {
+/// Starts the thread; its handle lets [`super::Notifier::finish`] wait
+/// for the last sends.
+pub(crate) fn spawn(
+    url: String,
+    inner: Weak<Inner>,
+    outbox: Receiver<Message>,
+) -> Option<std::thread::JoinHandle<()>> {
     let started = std::thread::Builder::new()
         .name("pg-listen".into())
         .spawn(move || run(&url, &inner, &outbox));
-    if let Err(e) = started {
-        tracing::error!(error = %e, "cannot start the LISTEN thread; other processes' changes \
-                                     reach this one only through the waiters' re-checks");
+    match started {
+        Ok(handle) => Some(handle),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start the LISTEN thread; other processes' \
+                                         changes reach this one only through the waiters' \
+                                         re-checks");
+            None
+        }
     }
 }
 
@@ -174,8 +184,7 @@ fn serve(
         // Wait for something to send, at most until the next inbox check.
         let notifier_gone = match outbox.recv_timeout(INBOX_CHECK) {
             Ok(message) => {
-                unsent.push(message.encode());
-                unsent.extend(outbox.try_iter().take(OUTBOX_CAPACITY).map(|m| m.encode()));
+                take(unsent, std::iter::once(message).chain(outbox.try_iter()));
                 false
             }
             Err(RecvTimeoutError::Timeout) => false,
@@ -185,7 +194,7 @@ fn serve(
             Some(inner) if !notifier_gone => inner,
             _ => {
                 // Closing: what is still in the outbox goes out first.
-                unsent.extend(outbox.try_iter().map(|m| m.encode()));
+                take(unsent, outbox.try_iter());
                 if let Err(e) = send(conn, unsent) {
                     tracing::warn!(error = %e, "the last NOTIFYs were not sent");
                 }
@@ -220,6 +229,14 @@ fn serve(
     }
 }
 
+/// Moves `posted` into `unsent`, which holds at most [`OUTBOX_CAPACITY`]
+/// (what is posted while a send keeps failing waits in the outbox, which
+/// counts what it drops).
+fn take(unsent: &mut Vec<String>, posted: impl Iterator<Item = Message>) {
+    let room = OUTBOX_CAPACITY.saturating_sub(unsent.len());
+    unsent.extend(posted.take(room).map(|m| m.encode()));
+}
+
 /// Sends `unsent`, in statements of at most [`BATCH`]; what was sent is
 /// taken off, what was not stays for after a reconnect.
 fn send(conn: &mut PgConnection, unsent: &mut Vec<String>) -> Result<(), String> {
@@ -251,6 +268,24 @@ fn listener_url(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_waits_to_be_sent_is_bounded() {
+        let game = uuid::Uuid::new_v4();
+        let mut unsent = Vec::new();
+        take(&mut unsent, (0..10).map(|v| Message::Game(game, v)));
+        assert_eq!(unsent.len(), 10);
+        assert_eq!(unsent[3], format!("g:{game}:3"));
+        take(&mut unsent, (0..).map(|v| Message::Game(game, v)));
+        assert_eq!(
+            unsent.len(),
+            OUTBOX_CAPACITY,
+            "no more than the outbox holds"
+        );
+        take(&mut unsent, std::iter::once(Message::User(game)));
+        assert_eq!(unsent.len(), OUTBOX_CAPACITY);
+        assert_eq!(unsent[0], format!("g:{game}:0"), "the oldest stay");
+    }
 
     #[test]
     fn the_listener_url_gets_a_timeout_and_a_name() {

@@ -93,6 +93,8 @@ pub(crate) struct Inner {
     /// On PostgreSQL: this process's announcements, for the `LISTEN`
     /// thread to send to the other processes.
     outbox: Option<Outbox>,
+    /// The `LISTEN` thread, to wait for its last sends at shutdown.
+    listener: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -143,7 +145,9 @@ impl Notifier {
             DatabaseUrl::Postgres(url) => {
                 let (outbox, posted) = Outbox::new();
                 let notifier = Self::with_outbox(config.max_streams_per_user, Some(outbox));
-                super::listener::spawn(url.clone(), Arc::downgrade(&notifier.inner), posted);
+                let listener =
+                    super::listener::spawn(url.clone(), Arc::downgrade(&notifier.inner), posted);
+                *lock(&notifier.inner.listener) = listener;
                 notifier
             }
             DatabaseUrl::Sqlite(_) => Self::in_process(config.max_streams_per_user),
@@ -165,6 +169,7 @@ impl Notifier {
                 closed: AtomicBool::new(false),
                 sessions: OnceLock::new(),
                 outbox,
+                listener: Mutex::new(None),
             }),
             streams: Arc::new(StreamLimiter::new(max_streams_per_user)),
         }
@@ -280,6 +285,23 @@ impl Notifier {
 
     pub fn is_closed(&self) -> bool {
         self.inner.is_closed()
+    }
+
+    /// [`Notifier::close`], then waits up to `limit` for the `LISTEN`
+    /// thread to send what is still waiting and end (it looks every 50 ms).
+    /// Blocking: call it once the server has stopped.
+    pub fn finish(&self, limit: Duration) {
+        self.close();
+        let Some(thread) = lock(&self.inner.listener).take() else {
+            return;
+        };
+        let until = std::time::Instant::now() + limit;
+        while !thread.is_finished() && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if !thread.is_finished() {
+            tracing::warn!("the LISTEN thread did not end in time; leaving it");
+        }
     }
 
     /// A future that resolves when shutdown begins.

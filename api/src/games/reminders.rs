@@ -182,7 +182,16 @@ pub fn send_due(
         .collect();
     let mut reminded = Vec::new();
     for game in due {
-        reminded.extend(remind(conn, now, &game)?);
+        match remind(conn, now, &game) {
+            Ok(users) => reminded.extend(users),
+            // The reminders already committed are still announced; the
+            // rest wait for the next sweep.
+            Err(e) if !reminded.is_empty() => {
+                tracing::warn!(error = %e, game = %game.id, "deadline reminders: stopped early");
+                break;
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(reminded)
 }
