@@ -235,13 +235,13 @@ for who in "$P2" "$P1"; do
         "SELECT * FROM rating_history WHERE user_id = '$who' ORDER BY variant, number LIMIT 101"
     for side in red blue; do
         explain "finished games, first page of 20, as $side ($who)" \
-            "SELECT updated_at, id FROM games WHERE status = 'finished' AND ${side}_user_id = '$who' ORDER BY updated_at DESC, id DESC LIMIT 21"
+            "SELECT updated_at, id FROM games WHERE finished_at IS NOT NULL AND ${side}_user_id = '$who' ORDER BY finished_at DESC, id DESC LIMIT 21"
     done
-    explain_generic "finished games, first page of 20, as red ($who)" "text, text, bigint" \
-        "SELECT updated_at, id FROM games WHERE status = \$1 AND red_user_id = \$2 ORDER BY updated_at DESC, id DESC LIMIT \$3" \
-        "'finished', '$who', 21"
+    explain_generic "finished games, first page of 20, as red ($who)" "text, bigint" \
+        "SELECT updated_at, id FROM games WHERE finished_at IS NOT NULL AND red_user_id = \$1 ORDER BY finished_at DESC, id DESC LIMIT \$2" \
+        "'$who', 21"
     explain "finished games, a page 180 days back, as red ($who)" \
-        "SELECT updated_at, id FROM games WHERE status = 'finished' AND red_user_id = '$who' AND updated_at <= now() - interval '180 days' AND (updated_at < now() - interval '180 days' OR id < 'z') ORDER BY updated_at DESC, id DESC LIMIT 21"
+        "SELECT updated_at, id FROM games WHERE finished_at IS NOT NULL AND red_user_id = '$who' AND finished_at <= now() - interval '180 days' AND (finished_at < now() - interval '180 days' OR id < 'z') ORDER BY finished_at DESC, id DESC LIMIT 21"
 done
 cat "$WORK/plans.txt"
 

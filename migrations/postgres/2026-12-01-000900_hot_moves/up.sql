@@ -3,6 +3,11 @@
 -- value. A move changes `deadline` and `updated_at`, so neither may be in
 -- an index of `games` (docs/storage.md, "Indexes and HOT moves").
 
+-- Room on each page for the next version of its rows (a game row is about
+-- 1.5 kB), so that a HOT update finds space where its row is. Set first:
+-- the generated column below rewrites the table, packed to this.
+ALTER TABLE games SET (fillfactor = 75);
+
 -- When a finished game ended: what profiles list by. Null until the game
 -- is finished, so a move never changes it.
 ALTER TABLE games ADD COLUMN finished_at TIMESTAMP
@@ -47,7 +52,3 @@ CREATE TRIGGER games_keep_deadline_on_update AFTER UPDATE OF deadline ON games
     EXECUTE FUNCTION games_keep_deadline();
 
 DROP INDEX games_deadline;
-
--- Room on each page for the next version of its rows (a game row is about
--- 1.5 kB), so that a HOT update finds space where its row is.
-ALTER TABLE games SET (fillfactor = 75);
