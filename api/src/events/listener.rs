@@ -181,6 +181,11 @@ fn serve(
 ) -> Exit {
     let mut last_liveness = Instant::now();
     loop {
+        // What waits (from before a reconnect, or taken last time round)
+        // goes first, so that there is room for what is taken next.
+        if let Err(e) = send(conn, unsent) {
+            return Exit::Reconnect(e);
+        }
         // Wait for something to send, at most until the next inbox check.
         let notifier_gone = match outbox.recv_timeout(INBOX_CHECK) {
             Ok(message) => {
@@ -201,9 +206,6 @@ fn serve(
                 return Exit::Stop;
             }
         };
-        if let Err(e) = send(conn, unsent) {
-            return Exit::Reconnect(e);
-        }
         for received in conn.notifications_iter() {
             match received {
                 // Its own announcements: this process woke its waiters
@@ -229,9 +231,10 @@ fn serve(
     }
 }
 
-/// Moves `posted` into `unsent`, which holds at most [`OUTBOX_CAPACITY`]
-/// (what is posted while a send keeps failing waits in the outbox, which
-/// counts what it drops).
+/// Moves `posted` into `unsent`, which holds at most [`OUTBOX_CAPACITY`].
+/// `serve` sends before it takes, so `unsent` is empty then and nothing
+/// is left out; what is posted while a send keeps failing waits in the
+/// outbox, which counts what it drops.
 fn take(unsent: &mut Vec<String>, posted: impl Iterator<Item = Message>) {
     let room = OUTBOX_CAPACITY.saturating_sub(unsent.len());
     unsent.extend(posted.take(room).map(|m| m.encode()));
