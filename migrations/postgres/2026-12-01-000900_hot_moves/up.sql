@@ -21,7 +21,7 @@ CREATE INDEX games_blue_finished ON games (blue_user_id, finished_at, id)
     WHERE finished_at IS NOT NULL;
 
 -- The games with a deadline, by deadline (the clock's sweep, reminders,
--- `GET /games?order=deadline`): `games.deadline` stays the truth, read with
+-- `GET /games?my_turn=true`): `games.deadline` stays the truth, read with
 -- the row; this table orders it. The triggers keep it equal to the
 -- (id, deadline) of every game whose deadline is set, whatever writes the
 -- game. Its own update is small: two index entries a move instead of one in
