@@ -1,0 +1,304 @@
+//! Group commit on SQLite: the writes of many requests share one
+//! transaction and one flush to disk (docs/storage.md, "Group commit on
+//! SQLite").
+//!
+//! SQLite lets one writer in at a time and, with `synchronous = FULL`,
+//! flushes the log at every commit; a flush costs this machine's disk about
+//! as long as a move's whole work, so one commit per write caps the moves
+//! of every player at one flush each. Here every write transaction of one
+//! pool runs on one connection of its own, in turn. The first writer of a
+//! round begins the transaction (`BEGIN IMMEDIATE`); each writer that was
+//! already waiting when the one before it finished runs inside the same
+//! transaction, in a savepoint of its own, so a refused write rolls back
+//! only itself; the last one, when nobody is waiting any more (or the round
+//! is full), commits. Every writer of the round answers only after that one
+//! commit, with its own result if the commit is on disk and "unavailable"
+//! if it failed, so no answer ever tells of a write that did not last.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use diesel::connection::{AnsiTransactionManager, TransactionManager};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use parking_lot::{Condvar, Mutex};
+
+use super::{past_deadline, ConnectionManager, DbConnection};
+
+/// The most writers one transaction takes: a round that is always joined
+/// would otherwise never commit.
+const MOST_MEMBERS: usize = 64;
+
+/// How long one transaction stays open for newcomers, at most: each one
+/// that joins makes the others wait for its work too.
+const LONGEST_OPEN: Duration = Duration::from_millis(20);
+
+/// The one writing connection of a SQLite pool and the round it has open.
+pub struct GroupWriter {
+    manager: ConnectionManager,
+    /// Writers that want the connection and have not got it yet.
+    waiting: AtomicUsize,
+    state: Mutex<State>,
+    commits: AtomicU64,
+    longest_open: Duration,
+}
+
+#[derive(Default)]
+struct State {
+    /// Opened on the first write; dropped (and so rolled back) when it
+    /// breaks, and opened again by the next write.
+    conn: Option<DbConnection>,
+    round: Option<Round>,
+}
+
+/// The open transaction and the writers in it.
+struct Round {
+    members: usize,
+    opened: Instant,
+    outcome: Arc<Outcome>,
+}
+
+/// How a round's commit went, told to every writer in it.
+#[derive(Default)]
+struct Outcome {
+    result: Mutex<Option<Result<(), String>>>,
+    told: Condvar,
+}
+
+impl Outcome {
+    fn tell(&self, result: Result<(), String>) {
+        *self.result.lock() = Some(result);
+        self.told.notify_all();
+    }
+
+    fn wait(&self) -> Result<(), String> {
+        let mut result = self.result.lock();
+        loop {
+            if let Some(told) = result.as_ref() {
+                return told.clone();
+            }
+            self.told.wait(&mut result);
+        }
+    }
+}
+
+impl GroupWriter {
+    pub fn new(manager: ConnectionManager) -> Self {
+        Self {
+            manager,
+            waiting: AtomicUsize::new(0),
+            state: Mutex::new(State::default()),
+            commits: AtomicU64::new(0),
+            longest_open: LONGEST_OPEN,
+        }
+    }
+
+    /// A writer whose transactions stay open for newcomers as long as
+    /// `longest`, so that a test decides who shares a round.
+    #[cfg(test)]
+    pub fn lingering(manager: ConnectionManager, longest: Duration) -> Self {
+        Self {
+            longest_open: longest,
+            ..Self::new(manager)
+        }
+    }
+
+    /// How many writers are waiting for their turn.
+    #[cfg(test)]
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// How many transactions this writer has committed (for the tests:
+    /// fewer than the writes it ran when they came together).
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Runs `work` in this writer's transaction, as described above, and
+    /// returns once its outcome is durable.
+    pub fn write<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E>,
+        E: From<DieselError>,
+    {
+        // Counted before waiting: a writer that finishes while this one
+        // waits leaves the transaction open for it, and this one is sure
+        // to come (it waits without a limit: every holder only runs one
+        // bounded piece of work and perhaps a commit).
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let mut state = self.state.lock();
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        let State { conn, round } = &mut *state;
+        if conn.is_none() {
+            // No round can be open without its connection.
+            match self.manager.establish() {
+                Ok(opened) => *conn = Some(opened),
+                Err(error) => {
+                    return Err(unavailable(format!("opening the writer: {error}")).into())
+                }
+            }
+        }
+        let Some(db) = conn.as_mut() else {
+            return Err(unavailable("the writer has no connection".into()).into());
+        };
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| match round {
+            None => {
+                let result = run_first(db, work);
+                if result.is_ok() {
+                    *round = Some(Round {
+                        members: 1,
+                        opened: Instant::now(),
+                        outcome: Arc::default(),
+                    });
+                }
+                result
+            }
+            Some(open) => {
+                open.members += 1;
+                run_joined(db, work)
+            }
+        }));
+        let result = match ran {
+            Ok(result) => result,
+            Err(panicked) => {
+                // Dropping the connection rolls the round back; its other
+                // writers are told so instead of being left waiting.
+                *conn = None;
+                if let Some(open) = round.take() {
+                    open.outcome
+                        .tell(Err("a writer in the transaction panicked".to_owned()));
+                }
+                drop(state);
+                panic::resume_unwind(panicked);
+            }
+        };
+        // Broken: diesel lost track of the transaction (a failed
+        // rollback), or a writer that opened no round left one open.
+        let broken = match depth(db) {
+            Err(()) => true,
+            Ok(open) => round.is_none() && open.is_some(),
+        };
+        let Some(open) = round.as_ref() else {
+            // The first writer of a round that wrote nothing: its
+            // rollback is all there was, and nobody else is in it.
+            if broken {
+                *conn = None;
+            }
+            return result;
+        };
+        let outcome = open.outcome.clone();
+        let full = open.members >= MOST_MEMBERS || open.opened.elapsed() >= self.longest_open;
+        if broken || full || self.waiting.load(Ordering::SeqCst) == 0 {
+            *round = None;
+            let committed = if broken {
+                Err("the writer's connection broke during the transaction".to_owned())
+            } else {
+                self.commit(db)
+            };
+            if committed.is_err() {
+                // Whatever state it is in, a fresh one is certain.
+                *conn = None;
+            }
+            outcome.tell(committed);
+        }
+        drop(state);
+        match outcome.wait() {
+            Ok(()) => result,
+            Err(why) => Err(unavailable(why).into()),
+        }
+    }
+
+    fn commit(&self, db: &mut DbConnection) -> Result<(), String> {
+        match <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db) {
+            Ok(()) => {
+                self.commits.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Err(error) => Err(format!("the commit failed: {error}")),
+        }
+    }
+}
+
+/// The first writer of a round: begins the transaction and runs `work` at
+/// its top level. A refusal rolls the whole transaction back (nobody else
+/// is in it yet).
+fn run_first<T, E, F>(db: &mut DbConnection, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<DieselError>,
+{
+    if past_deadline() {
+        return Err(gave_up().into());
+    }
+    let DbConnection::Sqlite(sqlite) = &mut *db else {
+        return Err(unavailable("group commit is for SQLite only".into()).into());
+    };
+    AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    finish(db, work)
+}
+
+/// A writer that joins the open round: runs `work` in a savepoint, so that
+/// a refusal rolls back only what it did.
+fn run_joined<T, E, F>(db: &mut DbConnection, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<DieselError>,
+{
+    if past_deadline() {
+        return Err(gave_up().into());
+    }
+    <DbConnection as TransactionManager<DbConnection>>::begin_transaction(db)?;
+    finish(db, work)
+}
+
+/// Runs `work` at the depth just begun and ends that depth: kept if it
+/// succeeded in time (released, for a savepoint; the first writer's
+/// transaction stays open for the commit), rolled back otherwise.
+fn finish<T, E, F>(db: &mut DbConnection, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<DieselError>,
+{
+    let result = work(db);
+    let top = depth(db) == Ok(Some(1));
+    match result {
+        // The caller was already told "unavailable": keep that true.
+        Ok(_) if past_deadline() => {
+            <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(db)?;
+            Err(gave_up().into())
+        }
+        Ok(value) if top => Ok(value),
+        Ok(value) => {
+            <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db)?;
+            Ok(value)
+        }
+        Err(error) => {
+            <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(db)?;
+            Err(error)
+        }
+    }
+}
+
+/// How deep in transactions the connection is, as diesel counts; `Err`
+/// when diesel no longer knows (its transaction manager is broken).
+fn depth(db: &mut DbConnection) -> Result<Option<u32>, ()> {
+    let DbConnection::Sqlite(sqlite) = db else {
+        return Err(());
+    };
+    AnsiTransactionManager::transaction_manager_status_mut(sqlite)
+        .transaction_depth()
+        .map(|depth| depth.map(std::num::NonZeroU32::get))
+        .map_err(|_| ())
+}
+
+fn gave_up() -> DieselError {
+    unavailable("the request's deadline passed before the commit".to_owned())
+}
+
+/// An error that [`super::StoreError`] reads as "the database is
+/// unavailable".
+fn unavailable(why: String) -> DieselError {
+    DieselError::DatabaseError(DatabaseErrorKind::UnableToSendCommand, Box::new(why))
+}
