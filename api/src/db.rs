@@ -306,9 +306,11 @@ where
 /// caller gets "unavailable" whatever the database does (a frozen server
 /// answers nothing, and a blocking libpq call cannot be interrupted). The
 /// abandoned work goes on on its blocking thread until the database
-/// answers or the connection's own timeouts end it; a write it had not yet
-/// committed is then rolled back ([`write_transaction`]), and its
-/// connection is discarded rather than handed to another request.
+/// answers or the connection's own timeouts end it; a write whose work
+/// ends after the deadline is then rolled back ([`write_transaction`]; on
+/// SQLite, one that ended before it may still commit with the others of
+/// its group), and its connection is discarded rather than handed to
+/// another request.
 pub async fn run_as<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
@@ -326,11 +328,8 @@ where
         // `work` runs once: a connection found dead by its first statement
         // is discarded (the pool drops it on return) and the caller sees
         // "unavailable"; the next request gets a fresh one.
-        DEADLINE.set(Some(deadline));
-        WRITER.set(writer);
+        let _request = RequestScope::enter(deadline, writer);
         let result = work(&mut conn);
-        WRITER.set(None);
-        DEADLINE.set(None);
         let lost = result.as_ref().err().is_some_and(E::lost_connection);
         if lost || given_up.load(Ordering::Acquire) {
             discard(&mut conn);
@@ -386,6 +385,25 @@ fn checkout(pool: &r2d2::Pool<ConnectionManager>) -> Result<PooledConnection, St
     }
 }
 
+/// What a blocking thread knows of the [`run_as`] call it works for, set
+/// for the call and cleared when it ends, a panic included.
+struct RequestScope;
+
+impl RequestScope {
+    fn enter(deadline: Instant, writer: Option<Arc<GroupWriter>>) -> Self {
+        DEADLINE.set(Some(deadline));
+        WRITER.set(writer);
+        RequestScope
+    }
+}
+
+impl Drop for RequestScope {
+    fn drop(&mut self) {
+        WRITER.set(None);
+        DEADLINE.set(None);
+    }
+}
+
 thread_local! {
     /// The deadline of the [`run_as`] call on this blocking thread, if any.
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
@@ -394,6 +412,14 @@ thread_local! {
     /// blocking thread works with, if any.
     static WRITER: std::cell::RefCell<Option<Arc<GroupWriter>>> =
         const { std::cell::RefCell::new(None) };
+}
+
+/// How long until the deadline of the request this thread works for, if
+/// it has one.
+fn deadline_left() -> Option<Duration> {
+    DEADLINE
+        .get()
+        .map(|deadline| deadline.saturating_duration_since(Instant::now()))
 }
 
 /// Whether the request this thread works for has already been answered
@@ -549,10 +575,7 @@ static SQLITE_WRITERS: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
 /// request's deadline (or the longest a request may take); past that the
 /// writer goes on without a turn, as before, to the busy handler.
 fn sqlite_writer_turn() -> Option<parking_lot::MutexGuard<'static, ()>> {
-    let longest = DEADLINE.get().map_or(SQLITE_TURN_WAIT, |deadline| {
-        deadline.saturating_duration_since(Instant::now())
-    });
-    SQLITE_WRITERS.try_lock_for(longest)
+    SQLITE_WRITERS.try_lock_for(deadline_left().unwrap_or(SQLITE_TURN_WAIT))
 }
 
 /// How long a writer with no request deadline waits for its turn.

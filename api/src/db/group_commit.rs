@@ -34,6 +34,16 @@ const MOST_MEMBERS: usize = 64;
 /// that joins makes the others wait for its work too.
 const LONGEST_OPEN: Duration = Duration::from_millis(20);
 
+/// How often a writer waiting for its round's outcome checks that the
+/// round has not been left open with nobody to commit it.
+const ORPHAN_CHECK: Duration = Duration::from_millis(50);
+
+/// How long a writer waits for its turn: until its request's deadline, or
+/// 30 s outside a request.
+fn turn_wait() -> Duration {
+    super::deadline_left().unwrap_or(Duration::from_secs(30))
+}
+
 /// The one writing connection of a SQLite pool and the round it has open.
 pub struct GroupWriter {
     manager: ConnectionManager,
@@ -72,14 +82,13 @@ impl Outcome {
         self.told.notify_all();
     }
 
-    fn wait(&self) -> Result<(), String> {
+    /// The outcome, if it is told within `longest`.
+    fn wait(&self, longest: Duration) -> Option<Result<(), String>> {
         let mut result = self.result.lock();
-        loop {
-            if let Some(told) = result.as_ref() {
-                return told.clone();
-            }
-            self.told.wait(&mut result);
+        if result.is_none() {
+            self.told.wait_for(&mut result, longest);
         }
+        result.clone()
     }
 }
 
@@ -124,12 +133,15 @@ impl GroupWriter {
         E: From<DieselError>,
     {
         // Counted before waiting: a writer that finishes while this one
-        // waits leaves the transaction open for it, and this one is sure
-        // to come (it waits without a limit: every holder only runs one
-        // bounded piece of work and perhaps a commit).
+        // waits leaves the transaction open for it. If this one gives up
+        // (its request's deadline passed), the writers of that round
+        // commit it themselves ([`Self::wait_for`]).
         self.waiting.fetch_add(1, Ordering::SeqCst);
-        let mut state = self.state.lock();
+        let turn = self.state.try_lock_for(turn_wait());
         self.waiting.fetch_sub(1, Ordering::SeqCst);
+        let Some(mut state) = turn else {
+            return Err(gave_up().into());
+        };
         let State { conn, round } = &mut *state;
         if conn.is_none() {
             // No round can be open without its connection.
@@ -175,11 +187,10 @@ impl GroupWriter {
             }
         };
         // Broken: diesel lost track of the transaction (a failed
-        // rollback), or a writer that opened no round left one open.
-        let broken = match depth(db) {
-            Err(()) => true,
-            Ok(open) => round.is_none() && open.is_some(),
-        };
+        // rollback or release), SQLite ended it by itself (an I/O error
+        // rolls the whole transaction back), or a writer left a savepoint
+        // open. An open round is at depth 1 exactly, no round at none.
+        let broken = depth(db) != Ok(round.as_ref().map(|_| 1));
         let Some(open) = round.as_ref() else {
             // The first writer of a round that wrote nothing: its
             // rollback is all there was, and nobody else is in it.
@@ -204,13 +215,47 @@ impl GroupWriter {
             outcome.tell(committed);
         }
         drop(state);
-        match outcome.wait() {
+        match self.wait_for(&outcome) {
             Ok(()) => result,
             Err(why) => Err(unavailable(why).into()),
         }
     }
 
+    /// Waits for the outcome of the round this writer ran in. A writer
+    /// that left the round open for one waiting behind it checks now and
+    /// then that it was not left alone: if the round is still open and
+    /// nobody is at work in it, it commits the round itself.
+    fn wait_for(&self, outcome: &Arc<Outcome>) -> Result<(), String> {
+        loop {
+            if let Some(told) = outcome.wait(ORPHAN_CHECK) {
+                return told;
+            }
+            let Some(mut state) = self.state.try_lock() else {
+                continue;
+            };
+            let State { conn, round } = &mut *state;
+            let ours = round
+                .as_ref()
+                .is_some_and(|open| Arc::ptr_eq(&open.outcome, outcome));
+            if !ours || self.waiting.load(Ordering::SeqCst) > 0 {
+                continue;
+            }
+            *round = None;
+            let committed = match conn.as_mut() {
+                Some(db) => self.commit(db),
+                None => Err("the writer has no connection".to_owned()),
+            };
+            if committed.is_err() {
+                *conn = None;
+            }
+            outcome.tell(committed);
+        }
+    }
+
     fn commit(&self, db: &mut DbConnection) -> Result<(), String> {
+        if depth(db) != Ok(Some(1)) {
+            return Err("the transaction was not whole at its commit".to_owned());
+        }
         match <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db) {
             Ok(()) => {
                 self.commits.fetch_add(1, Ordering::Relaxed);
@@ -263,22 +308,26 @@ where
 {
     let result = work(db);
     let top = depth(db) == Ok(Some(1));
-    match result {
+    let kept = match result {
+        Ok(value) if !past_deadline() => Ok(value),
         // The caller was already told "unavailable": keep that true.
-        Ok(_) if past_deadline() => {
-            <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(db)?;
-            Err(gave_up().into())
+        Ok(_) => Err(gave_up().into()),
+        Err(error) => Err(error),
+    };
+    let ended = match (&kept, top) {
+        (Ok(_), true) => Ok(()),
+        (Ok(_), false) => {
+            <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db)
         }
-        Ok(value) if top => Ok(value),
-        Ok(value) => {
-            <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db)?;
-            Ok(value)
-        }
-        Err(error) => {
-            <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(db)?;
-            Err(error)
-        }
+        (Err(_), _) => <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(db),
+    };
+    if let Err(error) = ended {
+        // A savepoint that could not be released or rolled back leaves the
+        // round unsure of what it holds: it must not commit.
+        super::discard(db);
+        return Err(error.into());
     }
+    kept
 }
 
 /// How deep in transactions the connection is, as diesel counts; `Err`
