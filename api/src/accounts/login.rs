@@ -54,7 +54,7 @@ pub async fn login(
     let for_db = ctx.clone();
     let user_id = user.id.clone();
     let refresh = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        record_refresh(conn, &for_db, &user_id, None)
+        db::write_transaction(conn, |conn| record_refresh(conn, &for_db, &user_id, None))
     })
     .await?;
     let view = UserView::from_row(&user)?;

@@ -191,13 +191,15 @@ async fn answer(
     let until = now + chrono::Duration::from_std(hold).unwrap_or(chrono::Duration::MAX);
     let key = game.to_string();
     let claimed = db::run_as(&ctx.pool, move |conn| {
-        Ok::<_, GameError>(store::claim(
-            conn,
-            &key,
-            version,
-            to_db_time(now),
-            to_db_time(until),
-        )?)
+        db::write_transaction(conn, |conn| {
+            Ok::<_, GameError>(store::claim(
+                conn,
+                &key,
+                version,
+                to_db_time(now),
+                to_db_time(until),
+            )?)
+        })
     })
     .await?;
     if !claimed {
@@ -207,7 +209,9 @@ async fn answer(
     if done.is_err() {
         let key = game.to_string();
         let released = db::run_as(&ctx.pool, move |conn| {
-            Ok::<_, GameError>(store::release(conn, &key, version)?)
+            db::write_transaction(conn, |conn| {
+                Ok::<_, GameError>(store::release(conn, &key, version)?)
+            })
         })
         .await;
         if let Err(error) = released {

@@ -215,7 +215,9 @@ pub async fn replace(
 
 pub async fn delete(pool: &DbPool, owner: Uuid, id: Uuid) -> Result<(), LibraryError> {
     let deleted = db::run_as::<_, LibraryError, _>(pool, move |conn| {
-        Ok(store::delete(conn, &owner.to_string(), &id.to_string())?)
+        db::write_transaction(conn, |conn| {
+            Ok(store::delete(conn, &owner.to_string(), &id.to_string())?)
+        })
     })
     .await?;
     if deleted {
