@@ -157,7 +157,7 @@ impl GroupWriter {
         };
         let ran = panic::catch_unwind(AssertUnwindSafe(|| match round {
             None => {
-                let result = run_first(db, work);
+                let result = run_in(db, work, true);
                 if result.is_ok() {
                     *round = Some(Round {
                         members: 1,
@@ -169,7 +169,7 @@ impl GroupWriter {
             }
             Some(open) => {
                 open.members += 1;
-                run_joined(db, work)
+                run_in(db, work, false)
             }
         }));
         let result = match ran {
@@ -201,18 +201,14 @@ impl GroupWriter {
         };
         let outcome = open.outcome.clone();
         let full = open.members >= MOST_MEMBERS || open.opened.elapsed() >= self.longest_open;
-        if broken || full || self.waiting.load(Ordering::SeqCst) == 0 {
+        if broken {
             *round = None;
-            let committed = if broken {
-                Err("the writer's connection broke during the transaction".to_owned())
-            } else {
-                self.commit(db)
-            };
-            if committed.is_err() {
-                // Whatever state it is in, a fresh one is certain.
-                *conn = None;
-            }
-            outcome.tell(committed);
+            *conn = None;
+            outcome.tell(Err(
+                "the writer's connection broke during the transaction".to_owned()
+            ));
+        } else if full || self.waiting.load(Ordering::SeqCst) == 0 {
+            self.close_round(&mut state);
         }
         drop(state);
         match self.wait_for(&outcome) {
@@ -233,68 +229,66 @@ impl GroupWriter {
             let Some(mut state) = self.state.try_lock() else {
                 continue;
             };
-            let State { conn, round } = &mut *state;
-            let ours = round
+            let ours = state
+                .round
                 .as_ref()
                 .is_some_and(|open| Arc::ptr_eq(&open.outcome, outcome));
-            if !ours || self.waiting.load(Ordering::SeqCst) > 0 {
-                continue;
+            if ours && self.waiting.load(Ordering::SeqCst) == 0 {
+                self.close_round(&mut state);
             }
-            *round = None;
-            let committed = match conn.as_mut() {
-                Some(db) => self.commit(db),
-                None => Err("the writer has no connection".to_owned()),
-            };
-            if committed.is_err() {
-                *conn = None;
-            }
-            outcome.tell(committed);
         }
     }
 
-    fn commit(&self, db: &mut DbConnection) -> Result<(), String> {
-        if depth(db) != Ok(Some(1)) {
-            return Err("the transaction was not whole at its commit".to_owned());
-        }
-        match <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db) {
+    /// Commits the open round and tells its writers how that went. A
+    /// failed commit drops the connection: whatever state it is in, a
+    /// fresh one is certain.
+    fn close_round(&self, state: &mut State) {
+        let Some(open) = state.round.take() else {
+            return;
+        };
+        let committed = match state.conn.as_mut() {
+            None => Err("the writer has no connection".to_owned()),
+            Some(db) => match depth(db) {
+                Ok(Some(1)) => {
+                    <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db)
+                        .map_err(|error| format!("the commit failed: {error}"))
+                }
+                _ => Err("the transaction was not whole at its commit".to_owned()),
+            },
+        };
+        match committed {
             Ok(()) => {
                 self.commits.fetch_add(1, Ordering::Relaxed);
-                Ok(())
             }
-            Err(error) => Err(format!("the commit failed: {error}")),
+            Err(_) => state.conn = None,
+        }
+        open.outcome.tell(committed);
+    }
+}
+
+/// Runs `work` for one writer: the first of a round begins the transaction
+/// (a refusal then rolls all of it back: nobody else is in it yet); one
+/// that joins the open round runs in a savepoint, so that a refusal rolls
+/// back only what it did.
+fn run_in<T, E, F>(db: &mut DbConnection, work: F, first: bool) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<DieselError>,
+{
+    if past_deadline() {
+        return Err(gave_up().into());
+    }
+    match &mut *db {
+        DbConnection::Sqlite(sqlite) if first => {
+            AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+        }
+        DbConnection::Sqlite(_) => {
+            <DbConnection as TransactionManager<DbConnection>>::begin_transaction(db)?;
+        }
+        DbConnection::Postgresql(_) => {
+            return Err(unavailable("group commit is for SQLite only".into()).into());
         }
     }
-}
-
-/// The first writer of a round: begins the transaction and runs `work` at
-/// its top level. A refusal rolls the whole transaction back (nobody else
-/// is in it yet).
-fn run_first<T, E, F>(db: &mut DbConnection, work: F) -> Result<T, E>
-where
-    F: FnOnce(&mut DbConnection) -> Result<T, E>,
-    E: From<DieselError>,
-{
-    if past_deadline() {
-        return Err(gave_up().into());
-    }
-    let DbConnection::Sqlite(sqlite) = &mut *db else {
-        return Err(unavailable("group commit is for SQLite only".into()).into());
-    };
-    AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
-    finish(db, work)
-}
-
-/// A writer that joins the open round: runs `work` in a savepoint, so that
-/// a refusal rolls back only what it did.
-fn run_joined<T, E, F>(db: &mut DbConnection, work: F) -> Result<T, E>
-where
-    F: FnOnce(&mut DbConnection) -> Result<T, E>,
-    E: From<DieselError>,
-{
-    if past_deadline() {
-        return Err(gave_up().into());
-    }
-    <DbConnection as TransactionManager<DbConnection>>::begin_transaction(db)?;
     finish(db, work)
 }
 
