@@ -327,5 +327,8 @@ pub async fn purge_idempotency_keys(
     now: DateTime<Utc>,
 ) -> Result<usize, StoreError> {
     let before = to_db_time(now - Duration::hours(IDEMPOTENCY_TTL_HOURS));
-    db::run(pool, move |conn| Ok(keys::purge(conn, before)?)).await
+    db::run(pool, move |conn| {
+        db::write_transaction(conn, |conn| Ok(keys::purge(conn, before)?))
+    })
+    .await
 }
