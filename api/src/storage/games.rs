@@ -15,7 +15,8 @@ use diesel::backend::Backend;
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, Query, QueryFragment};
 use diesel::serialize::ToSql;
-use diesel::sql_types::{Nullable, Text};
+use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
+use diesel::sqlite::Sqlite;
 
 use super::prepared::prepared_statement;
 use crate::db::DbConnection;
@@ -206,19 +207,18 @@ pub fn save(
             .load(pg)?;
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
-        DbConnection::Sqlite(_) => {
-            let updated = diesel::update(
-                games::table
-                    .filter(games::id.eq(&row.id))
-                    .filter(games::version.eq(expected)),
-            )
-            .set(GameChanges::of(row))
-            .execute(conn)?;
+        DbConnection::Sqlite(sqlite) => {
+            let updated = SaveOnSqlite {
+                changes: GameChanges::of(row).as_changeset(),
+                id: &row.id,
+                expected,
+            }
+            .execute(sqlite)?;
             if updated != 1 {
                 return Ok(false);
             }
             if let Some(action) = action {
-                insert_action(conn, action)?;
+                InsertAction(action).execute(sqlite)?;
             }
             Ok(true)
         }
@@ -272,11 +272,63 @@ impl QueryFragment<Pg> for SaveOnPostgres<'_> {
     }
 }
 
+/// [`save`]'s versioned update on SQLite, prepared once per connection
+/// (diesel prepares its own `UPDATE` again on every call).
+struct SaveOnSqlite<'a> {
+    changes: <GameChanges<'a> as AsChangeset>::Changeset,
+    id: &'a str,
+    expected: i64,
+}
+
+prepared_statement!(SaveOnSqlite);
+
+impl QueryFragment<Sqlite> for SaveOnSqlite<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        out.push_sql("UPDATE games SET ");
+        self.changes.walk_ast(out.reborrow())?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<Text, _>(&self.id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.expected)
+    }
+}
+
+/// Appends one action to a game's log, prepared once per connection.
+struct InsertAction<'a>(&'a ActionRow);
+
+prepared_statement!(InsertAction);
+
+impl<DB> QueryFragment<DB> for InsertAction<'_>
+where
+    DB: Backend,
+    String: ToSql<Text, DB>,
+    Option<String>: ToSql<Nullable<Text>, DB>,
+    i64: ToSql<BigInt, DB>,
+    NaiveDateTime: ToSql<Timestamp, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        let row = self.0;
+        out.push_sql(
+            "INSERT INTO game_actions (game_id, seq, color, action, record, created_at) VALUES (",
+        );
+        out.push_bind_param::<Text, String>(&row.game_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, i64>(&row.seq)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, String>(&row.color)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, String>(&row.action)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Text>, Option<String>>(&row.record)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamp, NaiveDateTime>(&row.created_at)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
 pub fn insert_action(conn: &mut DbConnection, row: &ActionRow) -> QueryResult<()> {
-    diesel::insert_into(game_actions::table)
-        .values(row)
-        .execute(conn)
-        .map(|_| ())
+    InsertAction(row).execute(conn).map(|_| ())
 }
 
 /// The action log of one game, in order.
