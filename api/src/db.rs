@@ -58,6 +58,13 @@ impl DbPool {
     pub fn group_commits(&self) -> Option<u64> {
         self.writer.as_deref().map(GroupWriter::commits)
     }
+
+    /// Whether write transactions run on a connection of their own, so
+    /// that the connection [`run`] hands out stays free for reads beside
+    /// them (SQLite).
+    pub fn writes_apart(&self) -> bool {
+        self.writer.is_some()
+    }
 }
 
 pub type PooledConnection = r2d2::PooledConnection<ConnectionManager>;
@@ -95,12 +102,21 @@ impl ConnectionManager {
         connect_timeout: Duration,
         sqlite_synchronous: SqliteSynchronous,
     ) -> Self {
-        let statements = statement_counter(&database);
+        let statements = statement_counter(&database, Counted::Pool);
         Self {
             database,
             connect_timeout,
             sqlite_synchronous,
             statements,
+        }
+    }
+
+    /// This manager for a pool's writing connection: its statements are
+    /// also counted apart ([`statements_sent_by_writer`]).
+    fn for_writer(&self) -> Self {
+        Self {
+            statements: statement_counter(&self.database, Counted::Writer),
+            ..self.clone()
         }
     }
 
@@ -147,14 +163,34 @@ impl ConnectionManager {
 /// Django's `assertNumQueries` does. Cheap (one relaxed atomic add per
 /// statement).
 pub fn statements_sent(database: &DatabaseUrl) -> u64 {
-    statement_counter(database).load(Ordering::Relaxed)
+    statement_counter(database, Counted::Pool).load(Ordering::Relaxed)
+        + statements_sent_by_writer(database)
 }
 
-fn statement_counter(database: &DatabaseUrl) -> Arc<AtomicU64> {
+/// The part of [`statements_sent`] that SQLite's writing connection sent
+/// (docs/storage.md, "Group commit on SQLite"): what the writes of every
+/// request wait for in turn. Always 0 on PostgreSQL.
+pub fn statements_sent_by_writer(database: &DatabaseUrl) -> u64 {
+    statement_counter(database, Counted::Writer).load(Ordering::Relaxed)
+}
+
+/// Which connections a statement counter counts.
+#[derive(Clone, Copy)]
+enum Counted {
+    /// The pool's.
+    Pool,
+    Writer,
+}
+
+fn statement_counter(database: &DatabaseUrl, counted: Counted) -> Arc<AtomicU64> {
     static COUNTERS: OnceLock<Mutex<HashMap<String, Arc<AtomicU64>>>> = OnceLock::new();
+    let of = match counted {
+        Counted::Pool => "",
+        Counted::Writer => " writer",
+    };
     let key = match database {
-        DatabaseUrl::Postgres(url) => format!("postgres {url}"),
-        DatabaseUrl::Sqlite(path) => format!("sqlite {}", path.display()),
+        DatabaseUrl::Postgres(url) => format!("postgres{of} {url}"),
+        DatabaseUrl::Sqlite(path) => format!("sqlite{of} {}", path.display()),
     };
     let mut counters = COUNTERS
         .get_or_init(Mutex::default)
@@ -240,7 +276,7 @@ pub fn pool(
     // fresh connections, so the service recovers by itself when the
     // database comes back.
     let writer = match database {
-        DatabaseUrl::Sqlite(_) => Some(Arc::new(GroupWriter::new(manager.clone()))),
+        DatabaseUrl::Sqlite(_) => Some(Arc::new(GroupWriter::new(manager.for_writer()))),
         DatabaseUrl::Postgres(_) => None,
     };
     Ok(DbPool {
@@ -318,13 +354,9 @@ where
     E: From<StoreError> + LostConnection + Send + 'static,
 {
     let writer = pool.writer.clone();
-    let pool = pool.pool.clone();
-    let bound = pool.connection_timeout();
-    let deadline = Instant::now() + bound;
-    let abandoned = Arc::new(AtomicBool::new(false));
-    let given_up = abandoned.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let mut conn = checkout(&pool).map_err(E::from)?;
+    let connections = pool.pool.clone();
+    bounded(pool, move |deadline, given_up| {
+        let mut conn = checkout(&connections).map_err(E::from)?;
         // `work` runs once: a connection found dead by its first statement
         // is discarded (the pool drops it on return) and the caller sees
         // "unavailable"; the next request gets a fresh one.
@@ -335,7 +367,45 @@ where
             discard(&mut conn);
         }
         result
-    });
+    })
+    .await
+}
+
+/// `work` in a [`write_transaction`], bounded as [`run_as`] is. On SQLite
+/// it takes no connection from the pool: it waits only for its turn on the
+/// writing connection (docs/storage.md, "Group commit on SQLite"), so that
+/// writes waiting for their turn never keep the pool's connections from
+/// the reads.
+pub async fn run_write<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
+{
+    let Some(writer) = pool.writer.clone() else {
+        return run_as(pool, move |conn| write_transaction(conn, work)).await;
+    };
+    bounded(pool, move |deadline, _given_up| {
+        let _request = RequestScope::enter(deadline, Some(writer.clone()));
+        writer.write(work)
+    })
+    .await
+}
+
+/// Runs `blocking` on the runtime's blocking thread pool, told its
+/// deadline (the pool's connection timeout from now) and a flag set when
+/// the caller has stopped waiting for it at that deadline.
+async fn bounded<T, E, F>(pool: &DbPool, blocking: F) -> Result<T, E>
+where
+    F: FnOnce(Instant, Arc<AtomicBool>) -> Result<T, E> + Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
+    let bound = pool.pool.connection_timeout();
+    let deadline = Instant::now() + bound;
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let given_up = abandoned.clone();
+    let task = tokio::task::spawn_blocking(move || blocking(deadline, given_up));
     match tokio::time::timeout(bound, task).await {
         Ok(Ok(result)) => result,
         Ok(Err(join)) => Err(E::from(StoreError::Worker(join.to_string()))),

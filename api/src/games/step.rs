@@ -15,7 +15,7 @@ use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, rated, Context};
 use crate::db::DbConnection;
-use crate::storage::games::{self as store, ActionRow};
+use crate::storage::games::{self as store, ActionRow, GameRow};
 use crate::storage::to_db_time;
 
 /// A condition on the game's version named by the request.
@@ -78,29 +78,65 @@ pub fn save(
     now: DateTime<Utc>,
     log: Option<(Color, Action, Option<MoveRecord>)>,
 ) -> Result<(), Failed> {
-    let before = record.version;
-    record.version = before + 1;
-    record.updated_at = now;
-    let action = match log {
-        Some((color, action, moved)) => Some(ActionRow {
-            game_id: record.id.to_string(),
-            seq: record.version,
-            color: color.name().to_owned(),
-            action: serde_json::to_string(&action).map_err(GameError::internal)?,
-            record: moved
-                .map(|m| serde_json::to_string(&m))
-                .transpose()
-                .map_err(GameError::internal)?,
-            created_at: to_db_time(now),
-        }),
-        None => None,
-    };
-    if !store::save(conn, &record.to_row()?, before, action.as_ref())? {
-        return Err(Failed::Lost);
+    let encoded = Encoded::next_version(record, now, log)?;
+    encoded.write(conn, record, now)
+}
+
+/// A changed game as it will be stored: its row at the next version and
+/// the action to log, encoded before the write.
+pub struct Encoded {
+    before: i64,
+    row: GameRow,
+    action: Option<ActionRow>,
+}
+
+impl Encoded {
+    /// Moves `record` (already changed in memory, still at its old
+    /// version) to the next version and encodes it.
+    fn next_version(
+        record: &mut GameRecord,
+        now: DateTime<Utc>,
+        log: Option<(Color, Action, Option<MoveRecord>)>,
+    ) -> Result<Encoded, GameError> {
+        let before = record.version;
+        record.version = before + 1;
+        record.updated_at = now;
+        let action = match log {
+            Some((color, action, moved)) => Some(ActionRow {
+                game_id: record.id.to_string(),
+                seq: record.version,
+                color: color.name().to_owned(),
+                action: serde_json::to_string(&action).map_err(GameError::internal)?,
+                record: moved
+                    .map(|m| serde_json::to_string(&m))
+                    .transpose()
+                    .map_err(GameError::internal)?,
+                created_at: to_db_time(now),
+            }),
+            None => None,
+        };
+        Ok(Encoded {
+            before,
+            row: record.to_row()?,
+            action,
+        })
     }
-    // A game this write ended is rated with it (docs/ratings.md).
-    rated::rate_if_ended(conn, record, now)?;
-    Ok(())
+
+    /// The versioned write of `record`, encoded as `self`, and the ratings
+    /// if it ends a rated game.
+    fn write(
+        &self,
+        conn: &mut DbConnection,
+        record: &GameRecord,
+        now: DateTime<Utc>,
+    ) -> Result<(), Failed> {
+        if !store::save(conn, &self.row, self.before, self.action.as_ref())? {
+            return Err(Failed::Lost);
+        }
+        // A game this write ended is rated with it (docs/ratings.md).
+        rated::rate_if_ended(conn, record, now)?;
+        Ok(())
+    }
 }
 
 /// After an action in play: the phase (finished?), the next deadline, and
@@ -156,33 +192,51 @@ where
     let answer = std::sync::Arc::new(answer);
     let attempt = || {
         let (decide, answer) = (decide.clone(), answer.clone());
+        let (decide_early, answer_early) = (decide.clone(), answer.clone());
         let precondition = precondition.clone();
-        written::commit(ctx, user, idempotency.clone(), move |conn, now| {
-            let (mut record, names) = load_with_names(conn, game_id)?;
-            // The deadline is decided from the row just loaded: a game
-            // past it is ended by the clock first (below), never changed.
-            if record.is_overdue(now) {
-                return Err(GameError::Overdue.into());
-            }
-            // Preconditions concern the players' writes; anyone else is
-            // refused by `decide` with 403 whatever version they name.
-            if let Some(condition) = precondition
-                .as_ref()
-                .filter(|_| record.color_of(user).is_some())
-            {
-                condition.check(&record, user)?;
-            }
-            let decision = decide(&mut record, now)?;
-            let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
-            save(conn, &mut record, now, decision.log)?;
-            let view = game_view(&record, &names, Some(user));
-            Ok(Change {
-                value: answer(&record, view, moved.as_ref())?,
-                game_id: record.id,
-                version: record.version,
-                notices: decision.notices,
-            })
-        })
+        let precondition_early = precondition.clone();
+        // Where the write waits its turn on a connection of its own
+        // (SQLite), the game is read and decided before it, and only the
+        // versioned write waits: a plan the game outgrew meanwhile loses
+        // its race and the attempt runs again. A plan that would be
+        // refused is not made: the refusal is decided inside the write, as
+        // everywhere else, so it is never stale.
+        let plan = move |conn: &mut DbConnection, now| {
+            let decide = decide_early.as_ref();
+            let answer = answer_early.as_ref();
+            decided(
+                conn,
+                now,
+                user,
+                game_id,
+                precondition_early.as_ref(),
+                decide,
+                answer,
+            )
+            .ok()
+        };
+        written::commit_planned(
+            ctx,
+            user,
+            idempotency.clone(),
+            plan,
+            move |conn, now, planned| {
+                let (record, encoded, change) = match planned {
+                    Some(planned) => planned,
+                    None => decided(
+                        conn,
+                        now,
+                        user,
+                        game_id,
+                        precondition.as_ref(),
+                        decide.as_ref(),
+                        answer.as_ref(),
+                    )?,
+                };
+                encoded.write(conn, &record, now)?;
+                Ok(change)
+            },
+        )
     };
     match attempt().await {
         Err(GameError::Overdue) => {
@@ -191,6 +245,46 @@ where
         }
         other => other,
     }
+}
+
+/// Loads game `game_id`, checks the clock and `precondition`, lets
+/// `decide` change it and encodes the next version, and builds `user`'s
+/// answer: everything of a change but its write.
+fn decided<T, D, A>(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    user: Uuid,
+    game_id: Uuid,
+    precondition: Option<&Precondition>,
+    decide: &D,
+    answer: &A,
+) -> Result<(GameRecord, Encoded, Change<T>), GameError>
+where
+    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError>,
+    A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>,
+{
+    let (mut record, names) = load_with_names(conn, game_id)?;
+    // The deadline is decided from the row just loaded: a game past it is
+    // ended by the clock first (`act`), never changed.
+    if record.is_overdue(now) {
+        return Err(GameError::Overdue);
+    }
+    // Preconditions concern the players' writes; anyone else is refused by
+    // `decide` with 403 whatever version they name.
+    if let Some(condition) = precondition.filter(|_| record.color_of(user).is_some()) {
+        condition.check(&record, user)?;
+    }
+    let decision = decide(&mut record, now)?;
+    let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
+    let encoded = Encoded::next_version(&mut record, now, decision.log)?;
+    let view = game_view(&record, &names, Some(user));
+    let change = Change {
+        value: answer(&record, view, moved.as_ref())?,
+        game_id: record.id,
+        version: record.version,
+        notices: decision.notices,
+    };
+    Ok((record, encoded, change))
 }
 
 /// The plain answer of most commands: the caller's new view.

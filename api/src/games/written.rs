@@ -127,13 +127,17 @@ impl From<StoreError> for Failed {
     }
 }
 
+impl LostConnection for Failed {
+    fn lost_connection(&self) -> bool {
+        matches!(self, Failed::Refused(error) if error.lost_connection())
+    }
+}
+
 impl From<diesel::result::Error> for Failed {
     fn from(error: diesel::result::Error) -> Self {
         Failed::Refused(error.into())
     }
 }
-
-type Work<T> = dyn Fn(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed> + Send + Sync;
 
 /// Runs `work` for `user` as described in the module documentation.
 pub async fn commit<T, F>(
@@ -146,17 +150,58 @@ where
     T: Serialize + Send + 'static,
     F: Fn(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed> + Send + Sync + 'static,
 {
-    let work: Arc<Work<T>> = Arc::new(work);
-    for _ in 0..MAX_ATTEMPTS {
-        let work = work.clone();
+    let nothing = |_: &mut DbConnection, _| None::<()>;
+    commit_planned(ctx, user, idempotency, nothing, move |conn, now, _| {
+        work(conn, now)
+    })
+    .await
+}
+
+/// [`commit`] with the reading and deciding done before the write
+/// transaction where that lets other writes go on meanwhile: where writes
+/// have a connection of their own (SQLite, docs/storage.md, "Group commit
+/// on SQLite"), each attempt first runs `plan` on the connection `db::run`
+/// hands out, outside the transaction, and `work` gets what it planned
+/// (`None`: nothing was planned, or it is PostgreSQL; `work` does it all).
+/// `work` must write a plan only if what it was made from is still so (a
+/// versioned write) and answer [`Failed::Lost`] otherwise; the attempts
+/// after a lost one are not planned, so they read inside the transaction
+/// and one stale read costs one attempt, not all of them.
+pub async fn commit_planned<T, P, G, F>(
+    ctx: &Context,
+    user: Uuid,
+    idempotency: Option<Idempotency>,
+    plan: G,
+    work: F,
+) -> Result<Answered<T>, GameError>
+where
+    T: Serialize + Send + 'static,
+    P: Send + 'static,
+    G: Fn(&mut DbConnection, DateTime<Utc>) -> Option<P> + Send + Sync + 'static,
+    F: Fn(&mut DbConnection, DateTime<Utc>, Option<P>) -> Result<Change<T>, Failed>
+        + Send
+        + Sync
+        + 'static,
+{
+    let plan = Arc::new(plan);
+    let work = Arc::new(work);
+    let apart = ctx.pool.writes_apart();
+    for tried in 0..MAX_ATTEMPTS {
+        let (plan, work) = (plan.clone(), work.clone());
         let key = idempotency.clone();
         let now = ctx.clock.now();
-        let outcome = db::run_as(&ctx.pool, move |conn| {
-            transaction(conn, |conn| {
-                attempt(conn, now, user, key.as_ref(), work.as_ref())
+        let planned = if apart && tried == 0 {
+            let plan = move |conn: &mut DbConnection| Ok::<_, GameError>(plan(conn, now));
+            db::run_as(&ctx.pool, plan).await?
+        } else {
+            None
+        };
+        let outcome = db::run_write(&ctx.pool, move |conn| {
+            attempt(conn, now, user, key.as_ref(), |conn, now| {
+                work(conn, now, planned)
             })
         })
-        .await?;
+        .await;
         match outcome {
             Ok(Attempted::Replayed(replayed)) => return Ok(Answered::Replayed(replayed)),
             Ok(Attempted::Written(change, users)) => {
@@ -219,7 +264,7 @@ fn attempt<T: Serialize>(
     now: DateTime<Utc>,
     user: Uuid,
     idempotency: Option<&Idempotency>,
-    work: &Work<T>,
+    work: impl FnOnce(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed>,
 ) -> Result<Attempted<T>, Failed> {
     let user_id = user.to_string();
     if let Some(idem) = idempotency {

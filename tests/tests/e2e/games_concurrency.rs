@@ -465,3 +465,83 @@ postgres_tests! {
         handle.stop(false).await;
     }
 }
+
+/// On SQLite a write reads its game and decides before its turn on the one
+/// writing connection (docs/storage.md, "Group commit on SQLite"). A game
+/// that changes between that read and the write is read and decided again
+/// inside the write: never overwritten with what the stale read decided.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() {
+    use diesel::connection::SimpleConnection;
+
+    let app = crate::harness::spawn_app_with(crate::harness::Backend::Sqlite, |_| {}).await;
+    let (red, blue) = two_users(&app, "stale").await;
+    let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
+
+    // Twice: a move without `expected_version` (played on the changed
+    // game), then one that names the version it saw (refused).
+    for named in [false, true] {
+        let seen = game.version;
+        let m = game.local.legal_moves()[0];
+        // Another writer holds SQLite's write lock, so the move's write
+        // waits for its turn after the move was decided.
+        let mut other = app.pool.get().unwrap();
+        other.batch_execute("BEGIN IMMEDIATE").unwrap();
+        let writer_before = app.statements_sent_by_writer();
+        let request = {
+            let url = app.url(&game.path("/moves"));
+            let token = game.user(game.local.turn()).access_token.clone();
+            let body = move_body(m, None, named.then_some(seen));
+            let client = app.client.clone();
+            tokio::spawn(
+                async move { client.post(url).bearer_auth(token).json(&body).send().await },
+            )
+        };
+        let waited = std::time::Instant::now();
+        while app.statements_sent_by_writer() == writer_before {
+            assert!(
+                waited.elapsed().as_secs() < 10,
+                "the move never asked for its turn"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        // The other writer changes the game and lets the move's write in.
+        other
+            .batch_execute(&format!(
+                "UPDATE games SET version = version + 1 WHERE id = '{}'; COMMIT",
+                game.id
+            ))
+            .unwrap();
+        drop(other);
+        let response = request.await.unwrap().unwrap();
+        let view = game_view(&app, &game.id, &game.red).await;
+        if named {
+            let problem = assert_problem(response, 409, "version_conflict").await;
+            let detail = problem["detail"].as_str().unwrap_or_default();
+            assert!(
+                detail.contains(&format!("version {}", seen + 1)),
+                "{detail}"
+            );
+            assert_eq!(
+                view["version"],
+                seen + 1,
+                "the refused move changed the game"
+            );
+        } else {
+            assert_eq!(response.status().as_u16(), 200);
+            let answer: Value = response.json().await.unwrap();
+            // Played on the changed game: the version after the other
+            // writer's, and that one kept.
+            assert_eq!(answer["game"]["version"], seen + 2, "{answer}");
+            assert_eq!(view["version"], seen + 2);
+            let action = domain::Action::Move {
+                from: m.from,
+                to: m.to,
+                rescue: None,
+            };
+            let mover = game.local.turn();
+            game.local.apply(mover, action).unwrap();
+            game.version = seen + 2;
+        }
+    }
+}

@@ -340,6 +340,12 @@ impl TestApp {
     pub fn statements_sent(&self) -> u64 {
         api::db::statements_sent(&self.database.url())
     }
+
+    /// The part of [`TestApp::statements_sent`] sent by SQLite's writing
+    /// connection.
+    pub fn statements_sent_by_writer(&self) -> u64 {
+        api::db::statements_sent_by_writer(&self.database.url())
+    }
 }
 
 impl Drop for TestApp {

@@ -39,7 +39,9 @@ backend_tests! {
         let (view_cost, view) = counted(&app, game_view(&app, &game.id, &user)).await;
         assert_eq!(view["version"], game.version);
         let m = game.local.legal_moves()[0];
+        let writer_before = app.statements_sent_by_writer();
         let (move_cost, answer) = counted(&app, play(&app, &mut game, m, None)).await;
+        let move_in_writer = app.statements_sent_by_writer() - writer_before;
         assert_eq!(answer["game"]["version"], game.version);
         println!("{:?}: view {view_cost} statements, move {move_cost}", app.backend);
         let (view_budget, move_budget) = match app.backend {
@@ -51,5 +53,15 @@ backend_tests! {
         assert!(move_cost <= move_budget, "a move sent {move_cost} statements");
         // The counter counts: a view is never free.
         assert!(view_cost >= 1);
+        // On SQLite the writes of all requests take turns on one
+        // connection: the move reads its game and decides before its
+        // turn, so that the others wait only for its writes.
+        match app.backend {
+            Backend::Postgres => assert_eq!(move_in_writer, 0),
+            Backend::Sqlite => {
+                println!("{move_in_writer} of the move's statements waited for the writer");
+                assert_eq!(move_cost - move_in_writer, 1, "the move read outside its turn");
+            }
+        }
     }
 }
