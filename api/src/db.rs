@@ -94,6 +94,8 @@ pub struct ConnectionManager {
     connect_timeout: Duration,
     sqlite_synchronous: SqliteSynchronous,
     statements: Arc<AtomicU64>,
+    /// Whether this manager opens a SQLite pool's writing connection.
+    writing: bool,
 }
 
 impl ConnectionManager {
@@ -108,6 +110,7 @@ impl ConnectionManager {
             connect_timeout,
             sqlite_synchronous,
             statements,
+            writing: false,
         }
     }
 
@@ -116,6 +119,7 @@ impl ConnectionManager {
     fn for_writer(&self) -> Self {
         Self {
             statements: statement_counter(&self.database, Counted::Writer),
+            writing: true,
             ..self.clone()
         }
     }
@@ -151,6 +155,13 @@ impl ConnectionManager {
                     self.sqlite_synchronous,
                 ))
                 .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                if self.writing {
+                    // The writes of a shared transaction each run in a
+                    // savepoint, whose undo log SQLite keeps in a temporary
+                    // file: in memory instead, it costs no system calls.
+                    conn.batch_execute("PRAGMA temp_store = MEMORY;")
+                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                }
                 conn.set_instrumentation(count);
                 Ok(DbConnection::Sqlite(conn))
             }
@@ -805,6 +816,29 @@ mod tests {
         assert_eq!(keys, 1);
         // FULL by default: an acknowledged commit survives a power loss.
         assert_eq!(sync, 2);
+        // The writing connection keeps its savepoints' undo logs in memory
+        // (2); the others keep SQLite's default (0, a file).
+        #[derive(diesel::QueryableByName)]
+        struct Temp {
+            #[diesel(sql_type = BigInt)]
+            temp_store: i64,
+        }
+        let temp_store = |conn: &mut DbConnection| -> Result<i64, StoreError> {
+            use diesel::RunQueryDsl;
+            let DbConnection::Sqlite(sqlite) = conn else {
+                unreachable!()
+            };
+            let temp = diesel::sql_query("PRAGMA temp_store").get_result::<Temp>(sqlite)?;
+            Ok(temp.temp_store)
+        };
+        let (read, written) = run(&pool, move |conn| {
+            let read = temp_store(conn)?;
+            let written = write_transaction(conn, temp_store)?;
+            Ok((read, written))
+        })
+        .await
+        .unwrap();
+        assert_eq!((read, written), (0, 2));
         drop(pool);
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
