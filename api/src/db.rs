@@ -58,13 +58,6 @@ impl DbPool {
     pub fn group_commits(&self) -> Option<u64> {
         self.writer.as_deref().map(GroupWriter::commits)
     }
-
-    /// Whether write transactions run on a connection of their own, so
-    /// that the connection [`run`] hands out stays free for reads beside
-    /// them (SQLite).
-    pub fn writes_apart(&self) -> bool {
-        self.writer.is_some()
-    }
 }
 
 pub type PooledConnection = r2d2::PooledConnection<ConnectionManager>;
@@ -393,12 +386,44 @@ where
     T: Send + 'static,
     E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
 {
+    let no_plan = None::<fn(&mut DbConnection) -> Option<()>>;
+    run_write_planned(pool, no_plan, move |conn, _| work(conn)).await
+}
+
+/// [`run_write`] that may first make a plan outside the transaction: on
+/// SQLite, `plan` runs before the write waits for its turn, on one of the
+/// pool's connections if one is idle at once (a plan is worth no wait),
+/// and `work` gets what it planned. `None` (no plan asked for, none made,
+/// or PostgreSQL, where the write runs on a pooled connection anyway):
+/// `work` does it all inside the transaction. The plan and the write share
+/// one deadline. A plan reports no error: one that fails is simply not
+/// made.
+pub async fn run_write_planned<P, T, E, G, F>(
+    pool: &DbPool,
+    plan: Option<G>,
+    work: F,
+) -> Result<T, E>
+where
+    G: FnOnce(&mut DbConnection) -> Option<P> + Send + 'static,
+    F: FnOnce(&mut DbConnection, Option<P>) -> Result<T, E> + Send + 'static,
+    P: Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
+{
     let Some(writer) = pool.writer.clone() else {
-        return run_as(pool, move |conn| write_transaction(conn, work)).await;
+        return run_as(pool, move |conn| {
+            write_transaction(conn, move |conn| work(conn, None))
+        })
+        .await;
     };
+    let connections = pool.pool.clone();
     bounded(pool, move |deadline, _given_up| {
         let _request = RequestScope::enter(deadline, Some(writer.clone()));
-        writer.write(work)
+        let planned = plan.and_then(|plan| {
+            let mut conn = connections.try_get()?;
+            plan(&mut conn)
+        });
+        writer.write(move |conn| work(conn, planned))
     })
     .await
 }

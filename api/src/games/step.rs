@@ -1,7 +1,9 @@
-//! The step every command on an existing game shares: load the game in the
-//! write transaction, check the caller's precondition and the clock, let
-//! the command decide (with `domain`), write the next version and the
-//! action log, and build the caller's answer.
+//! The step every command on an existing game shares: load the game, check
+//! the caller's precondition and the clock, let the command decide (with
+//! `domain`), write the next version and the action log with a version
+//! check, and build the caller's answer. On PostgreSQL all of it runs in
+//! the write transaction; on SQLite the first attempt loads and decides
+//! before it (docs/storage.md, "Group commit on SQLite").
 
 use chrono::{DateTime, Utc};
 use domain::{Action, Color, MoveRecord, Viewer};
@@ -219,7 +221,7 @@ where
             ctx,
             user,
             idempotency.clone(),
-            plan,
+            Some(plan),
             move |conn, now, planned| {
                 let (record, encoded, change) = match planned {
                     Some(planned) => planned,

@@ -7,6 +7,8 @@
 //! processes (docs/architecture.md, "Telling the other processes"). A
 //! versioned write that lost a race
 //! rolls everything back and the whole thing runs again on the fresh state.
+//! On SQLite the first attempt may load and decide before the transaction
+//! ([`commit_planned`]); its versioned write keeps that safe.
 //! See docs/architecture.md.
 
 use std::sync::Arc;
@@ -150,8 +152,8 @@ where
     T: Serialize + Send + 'static,
     F: Fn(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed> + Send + Sync + 'static,
 {
-    let nothing = |_: &mut DbConnection, _| None::<()>;
-    commit_planned(ctx, user, idempotency, nothing, move |conn, now, _| {
+    let no_plan = None::<fn(&mut DbConnection, DateTime<Utc>) -> Option<()>>;
+    commit_planned(ctx, user, idempotency, no_plan, move |conn, now, _| {
         work(conn, now)
     })
     .await
@@ -160,18 +162,19 @@ where
 /// [`commit`] with the reading and deciding done before the write
 /// transaction where that lets other writes go on meanwhile: where writes
 /// have a connection of their own (SQLite, docs/storage.md, "Group commit
-/// on SQLite"), each attempt first runs `plan` on the connection `db::run`
-/// hands out, outside the transaction, and `work` gets what it planned
-/// (`None`: nothing was planned, or it is PostgreSQL; `work` does it all).
-/// `work` must write a plan only if what it was made from is still so (a
-/// versioned write) and answer [`Failed::Lost`] otherwise; the attempts
-/// after a lost one are not planned, so they read inside the transaction
-/// and one stale read costs one attempt, not all of them.
+/// on SQLite"), the first attempt runs `plan` on one of the pool's
+/// connections before its write waits for its turn (`db::run_write_planned`),
+/// and `work` gets what it planned (`None`: nothing was planned, or it is
+/// PostgreSQL; `work` does it all). `work` must write a plan only if what
+/// it was made from is still so (a versioned write) and answer
+/// [`Failed::Lost`] otherwise; the attempts after the first are not
+/// planned, so they read inside the transaction and one stale read costs
+/// one attempt, not all of them.
 pub async fn commit_planned<T, P, G, F>(
     ctx: &Context,
     user: Uuid,
     idempotency: Option<Idempotency>,
-    plan: G,
+    plan: Option<G>,
     work: F,
 ) -> Result<Answered<T>, GameError>
 where
@@ -183,20 +186,17 @@ where
         + Sync
         + 'static,
 {
-    let plan = Arc::new(plan);
+    let plan = plan.map(Arc::new);
     let work = Arc::new(work);
-    let apart = ctx.pool.writes_apart();
     for tried in 0..MAX_ATTEMPTS {
-        let (plan, work) = (plan.clone(), work.clone());
+        let work = work.clone();
         let key = idempotency.clone();
         let now = ctx.clock.now();
-        let planned = if apart && tried == 0 {
-            let plan = move |conn: &mut DbConnection| Ok::<_, GameError>(plan(conn, now));
-            db::run_as(&ctx.pool, plan).await?
-        } else {
-            None
-        };
-        let outcome = db::run_write(&ctx.pool, move |conn| {
+        let plan = plan
+            .clone()
+            .filter(|_| tried == 0)
+            .map(|plan| move |conn: &mut DbConnection| plan(conn, now));
+        let outcome = db::run_write_planned(&ctx.pool, plan, move |conn, planned| {
             attempt(conn, now, user, key.as_ref(), |conn, now| {
                 work(conn, now, planned)
             })

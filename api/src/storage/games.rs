@@ -327,10 +327,6 @@ where
     }
 }
 
-pub fn insert_action(conn: &mut DbConnection, row: &ActionRow) -> QueryResult<()> {
-    InsertAction(row).execute(conn).map(|_| ())
-}
-
 /// The action log of one game, in order.
 pub fn actions(conn: &mut DbConnection, game_id: &str) -> QueryResult<Vec<ActionRow>> {
     game_actions::table

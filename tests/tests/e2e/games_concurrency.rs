@@ -488,6 +488,7 @@ async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() 
         let mut other = app.pool.get().unwrap();
         other.batch_execute("BEGIN IMMEDIATE").unwrap();
         let writer_before = app.statements_sent_by_writer();
+        let read_before = app.statements_sent() - writer_before;
         let request = {
             let url = app.url(&game.path("/moves"));
             let token = game.user(game.local.turn()).access_token.clone();
@@ -505,6 +506,10 @@ async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() 
             );
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         }
+        // The move was read before its write waited (the statement test
+        // pins exactly one read), so what follows tests a stale plan.
+        let read = app.statements_sent() - app.statements_sent_by_writer();
+        assert!(read > read_before, "the move was not read before its turn");
         // The other writer changes the game and lets the move's write in.
         other
             .batch_execute(&format!(
