@@ -375,29 +375,17 @@ where
     .await
 }
 
-/// `work` in a [`write_transaction`], bounded as [`run_as`] is. On SQLite
-/// it takes no connection from the pool: it waits only for its turn on the
-/// writing connection (docs/storage.md, "Group commit on SQLite"), so that
-/// writes waiting for their turn never keep the pool's connections from
-/// the reads.
-pub async fn run_write<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
-where
-    F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
-    T: Send + 'static,
-    E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
-{
-    let no_plan = None::<fn(&mut DbConnection) -> Option<()>>;
-    run_write_planned(pool, no_plan, move |conn, _| work(conn)).await
-}
-
-/// [`run_write`] that may first make a plan outside the transaction: on
-/// SQLite, `plan` runs before the write waits for its turn, on one of the
-/// pool's connections if one is idle at once (a plan is worth no wait),
-/// and `work` gets what it planned. `None` (no plan asked for, none made,
-/// or PostgreSQL, where the write runs on a pooled connection anyway):
-/// `work` does it all inside the transaction. The plan and the write share
-/// one deadline. A plan reports no error: one that fails is simply not
-/// made.
+/// `work` in a [`write_transaction`], bounded as [`run_as`] is, after a
+/// plan made outside the transaction. On SQLite the write takes no
+/// connection from the pool: it waits only for its turn on the writing
+/// connection (docs/storage.md, "Group commit on SQLite"), so that writes
+/// waiting for their turn never keep the pool's connections from the
+/// reads; `plan` runs first, on one of the pool's connections if one is
+/// idle at once (a plan is worth no wait), and `work` gets what it
+/// planned. `None` (no plan asked for, none made, or PostgreSQL, where the
+/// write runs on a pooled connection anyway): `work` does it all inside
+/// the transaction. The plan and the write share one deadline. A plan
+/// reports no error: one that fails is simply not made.
 pub async fn run_write_planned<P, T, E, G, F>(
     pool: &DbPool,
     plan: Option<G>,

@@ -86,7 +86,7 @@ pub fn save(
 
 /// A changed game as it will be stored: its row at the next version and
 /// the action to log, encoded before the write.
-pub struct Encoded {
+struct Encoded {
     before: i64,
     row: GameRow,
     action: Option<ActionRow>,
@@ -190,33 +190,23 @@ where
         + Sync
         + 'static,
 {
-    let decide = std::sync::Arc::new(decide);
-    let answer = std::sync::Arc::new(answer);
+    let command = std::sync::Arc::new(Command {
+        user,
+        game_id,
+        precondition,
+        decide,
+        answer,
+    });
     let attempt = || {
-        let (decide, answer) = (decide.clone(), answer.clone());
-        let (decide_early, answer_early) = (decide.clone(), answer.clone());
-        let precondition = precondition.clone();
-        let precondition_early = precondition.clone();
+        let early = command.clone();
+        let command = command.clone();
         // Where the write waits its turn on a connection of its own
         // (SQLite), the game is read and decided before it, and only the
         // versioned write waits: a plan the game outgrew meanwhile loses
         // its race and the attempt runs again. A plan that would be
         // refused is not made: the refusal is decided inside the write, as
         // everywhere else, so it is never stale.
-        let plan = move |conn: &mut DbConnection, now| {
-            let decide = decide_early.as_ref();
-            let answer = answer_early.as_ref();
-            decided(
-                conn,
-                now,
-                user,
-                game_id,
-                precondition_early.as_ref(),
-                decide,
-                answer,
-            )
-            .ok()
-        };
+        let plan = move |conn: &mut DbConnection, now| early.decided(conn, now).ok();
         written::commit_planned(
             ctx,
             user,
@@ -225,15 +215,7 @@ where
             move |conn, now, planned| {
                 let (record, encoded, change) = match planned {
                     Some(planned) => planned,
-                    None => decided(
-                        conn,
-                        now,
-                        user,
-                        game_id,
-                        precondition.as_ref(),
-                        decide.as_ref(),
-                        answer.as_ref(),
-                    )?,
+                    None => command.decided(conn, now)?,
                 };
                 encoded.write(conn, &record, now)?;
                 Ok(change)
@@ -249,44 +231,56 @@ where
     }
 }
 
-/// Loads game `game_id`, checks the clock and `precondition`, lets
-/// `decide` change it and encodes the next version, and builds `user`'s
-/// answer: everything of a change but its write.
-fn decided<T, D, A>(
-    conn: &mut DbConnection,
-    now: DateTime<Utc>,
+/// What [`act`] was asked to do.
+struct Command<D, A> {
     user: Uuid,
     game_id: Uuid,
-    precondition: Option<&Precondition>,
-    decide: &D,
-    answer: &A,
-) -> Result<(GameRecord, Encoded, Change<T>), GameError>
+    precondition: Option<Precondition>,
+    decide: D,
+    answer: A,
+}
+
+impl<T, D, A> Command<D, A>
 where
     D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError>,
     A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>,
 {
-    let (mut record, names) = load_with_names(conn, game_id)?;
-    // The deadline is decided from the row just loaded: a game past it is
-    // ended by the clock first (`act`), never changed.
-    if record.is_overdue(now) {
-        return Err(GameError::Overdue);
+    /// Loads the game, checks the clock and the precondition, lets
+    /// `decide` change it and encodes the next version, and builds the
+    /// caller's answer: everything of a change but its write.
+    fn decided(
+        &self,
+        conn: &mut DbConnection,
+        now: DateTime<Utc>,
+    ) -> Result<(GameRecord, Encoded, Change<T>), GameError> {
+        let user = self.user;
+        let (mut record, names) = load_with_names(conn, self.game_id)?;
+        // The deadline is decided from the row just loaded: a game past it
+        // is ended by the clock first (`act`), never changed.
+        if record.is_overdue(now) {
+            return Err(GameError::Overdue);
+        }
+        // Preconditions concern the players' writes; anyone else is
+        // refused by `decide` with 403 whatever version they name.
+        if let Some(condition) = self
+            .precondition
+            .as_ref()
+            .filter(|_| record.color_of(user).is_some())
+        {
+            condition.check(&record, user)?;
+        }
+        let decision = (self.decide)(&mut record, now)?;
+        let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
+        let encoded = Encoded::next_version(&mut record, now, decision.log)?;
+        let view = game_view(&record, &names, Some(user));
+        let change = Change {
+            value: (self.answer)(&record, view, moved.as_ref())?,
+            game_id: record.id,
+            version: record.version,
+            notices: decision.notices,
+        };
+        Ok((record, encoded, change))
     }
-    // Preconditions concern the players' writes; anyone else is refused by
-    // `decide` with 403 whatever version they name.
-    if let Some(condition) = precondition.filter(|_| record.color_of(user).is_some()) {
-        condition.check(&record, user)?;
-    }
-    let decision = decide(&mut record, now)?;
-    let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
-    let encoded = Encoded::next_version(&mut record, now, decision.log)?;
-    let view = game_view(&record, &names, Some(user));
-    let change = Change {
-        value: answer(&record, view, moved.as_ref())?,
-        game_id: record.id,
-        version: record.version,
-        notices: decision.notices,
-    };
-    Ok((record, encoded, change))
 }
 
 /// The plain answer of most commands: the caller's new view.

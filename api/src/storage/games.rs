@@ -293,20 +293,14 @@ impl QueryFragment<Sqlite> for SaveOnSqlite<'_> {
     }
 }
 
-/// Appends one action to a game's log, prepared once per connection.
+/// [`save`]'s append to the action log on SQLite, prepared once per
+/// connection.
 struct InsertAction<'a>(&'a ActionRow);
 
 prepared_statement!(InsertAction);
 
-impl<DB> QueryFragment<DB> for InsertAction<'_>
-where
-    DB: Backend,
-    String: ToSql<Text, DB>,
-    Option<String>: ToSql<Nullable<Text>, DB>,
-    i64: ToSql<BigInt, DB>,
-    NaiveDateTime: ToSql<Timestamp, DB>,
-{
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+impl QueryFragment<Sqlite> for InsertAction<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
         let row = self.0;
         out.push_sql(
             "INSERT INTO game_actions (game_id, seq, color, action, record, created_at) VALUES (",
