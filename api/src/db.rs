@@ -53,6 +53,12 @@ impl DbPool {
         self.pool.get()
     }
 
+    /// Whether this is a PostgreSQL database (else SQLite, whose writes
+    /// share one writing connection).
+    pub fn is_postgres(&self) -> bool {
+        self.writer.is_none()
+    }
+
     /// How many transactions the SQLite writer has committed (`None` on
     /// PostgreSQL).
     pub fn group_commits(&self) -> Option<u64> {
@@ -518,7 +524,7 @@ fn deadline_left() -> Option<Duration> {
 
 /// Whether the request this thread works for has already been answered
 /// "unavailable" (its deadline passed).
-fn past_deadline() -> bool {
+pub fn past_deadline() -> bool {
     DEADLINE
         .get()
         .is_some_and(|deadline| Instant::now() >= deadline)

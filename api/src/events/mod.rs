@@ -85,16 +85,20 @@ pub fn record_all(
     now: DateTime<Utc>,
     events: &[NewEvent],
 ) -> Result<Vec<i64>, DieselError> {
-    let rows: Vec<store::NewEventRow<'_>> = events
-        .iter()
-        .map(|e| store::NewEventRow {
-            user_id: e.to,
-            kind: e.kind,
-            game_id: e.game_id,
-            payload: &e.payload,
-        })
-        .collect();
+    let rows: Vec<store::NewEventRow<'_>> = events.iter().map(NewEvent::row).collect();
     store::record_all(conn, now, &rows)
+}
+
+impl NewEvent {
+    /// The row this event is stored as (its number is given when it is).
+    pub fn row(&self) -> store::NewEventRow<'_> {
+        store::NewEventRow {
+            user_id: self.to,
+            kind: self.kind,
+            game_id: self.game_id,
+            payload: &self.payload,
+        }
+    }
 }
 
 /// Tells every other process, when the current transaction commits, that

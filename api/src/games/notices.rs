@@ -262,21 +262,32 @@ pub fn record(
     if notices.is_empty() {
         return Ok(Vec::new());
     }
-    let mut new = Vec::with_capacity(notices.len());
-    for notice in notices {
-        new.push(NewEvent {
-            to: notice.to,
-            kind: notice.payload.kind(),
-            game_id: notice.payload.game_id(),
-            payload: serde_json::to_string(&notice.payload)
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-        });
-    }
-    events::record_all(conn, now, &new)?;
+    events::record_all(conn, now, &as_events(notices)?)?;
+    Ok(recipients(notices))
+}
+
+/// The notices as the events to store.
+pub fn as_events(notices: &[Notice]) -> Result<Vec<NewEvent>, StoreError> {
+    notices
+        .iter()
+        .map(|notice| {
+            Ok(NewEvent {
+                to: notice.to,
+                kind: notice.payload.kind(),
+                game_id: notice.payload.game_id(),
+                payload: serde_json::to_string(&notice.payload)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            })
+        })
+        .collect()
+}
+
+/// Who the notices are for, each once.
+pub fn recipients(notices: &[Notice]) -> Vec<Uuid> {
     let mut users: Vec<Uuid> = notices.iter().map(|n| n.to).collect();
     users.sort();
     users.dedup();
-    Ok(users)
+    users
 }
 
 #[cfg(test)]

@@ -16,7 +16,8 @@ use super::notices::{self, EventPayload, Notice};
 use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, rated, Context};
-use crate::db::DbConnection;
+use crate::db::{DbConnection, StoreError};
+use crate::events::NewEvent;
 use crate::storage::games::{self as store, ActionRow, GameRow};
 use crate::storage::to_db_time;
 
@@ -141,6 +142,25 @@ impl Encoded {
     }
 }
 
+impl written::WriteAlone for Encoded {
+    fn write_alone(
+        &self,
+        conn: &mut DbConnection,
+        events: &[NewEvent],
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let events: Vec<_> = events.iter().map(NewEvent::row).collect();
+        Ok(store::save_with_events(
+            conn,
+            &self.row,
+            self.before,
+            self.action.as_ref(),
+            &events,
+            to_db_time(now),
+        )?)
+    }
+}
+
 /// After an action in play: the phase (finished?), the next deadline, and
 /// who to tell. `moved`: the move just made, if it was one.
 pub fn after_play(
@@ -222,7 +242,27 @@ where
             },
         )
     };
-    match attempt().await {
+    // Without a key to store the answer under, and unless it ends the game
+    // (which rates it, docs/ratings.md), the whole write of a change is the
+    // game's versioned update, its action and its events: one statement
+    // where that is a transaction of its own.
+    let alone = idempotency.is_none().then(|| command.clone());
+    let first = match alone {
+        Some(alone) => {
+            written::commit_alone(ctx, move |conn, now| {
+                let (record, encoded, change) = alone.decided(conn, now)?;
+                let ends = matches!(record.phase, Phase::Finished(_));
+                Ok((!ends).then_some((encoded, change)))
+            })
+            .await
+        }
+        None => None,
+    };
+    let first = match first {
+        Some(first) => first,
+        None => attempt().await,
+    };
+    match first {
         Err(GameError::Overdue) => {
             clock::expire(&ctx.pool, ctx.clock.now(), game_id, Some(&ctx.notifier)).await?;
             attempt().await

@@ -8,7 +8,9 @@
 //! versioned write that lost a race
 //! rolls everything back and the whole thing runs again on the fresh state.
 //! On SQLite the first attempt may load and decide before the transaction
-//! ([`commit_planned`]); its versioned write keeps that safe.
+//! ([`commit_planned`]); its versioned write keeps that safe. On
+//! PostgreSQL a change without a key may be one read and one statement
+//! that writes all of it ([`commit_alone`]).
 //! See docs/architecture.md.
 
 use std::sync::Arc;
@@ -22,6 +24,7 @@ use super::error::GameError;
 use super::notices::{self, Notice};
 use super::Context;
 use crate::db::{self, DbConnection, LostConnection, StoreError};
+use crate::events::NewEvent;
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
 use crate::storage::{from_db_time, to_db_time};
 
@@ -205,15 +208,7 @@ where
         match outcome {
             Ok(Attempted::Replayed(replayed)) => return Ok(Answered::Replayed(replayed)),
             Ok(Attempted::Written(change, users)) => {
-                ctx.notifier.game_changed(change.game_id, change.version);
-                for user in users {
-                    ctx.notifier.user_event(user);
-                }
-                return Ok(Answered::Written(Written {
-                    value: change.value,
-                    game_id: change.game_id,
-                    version: change.version,
-                }));
+                return Ok(Answered::Written(announce(ctx, change, users)))
             }
             Err(Failed::Refused(error)) if refers_to_a_missing_user(&error) => {
                 return Err(GameError::AccountGone)
@@ -223,6 +218,83 @@ where
         }
     }
     Err(GameError::KeptChanging)
+}
+
+/// How a change writes itself as one statement ([`commit_alone`]).
+pub trait WriteAlone {
+    /// Writes the change with `events` if the game is still at the version
+    /// it was read at; `Ok(false)` when it is not, and nothing was written.
+    fn write_alone(
+        &self,
+        conn: &mut DbConnection,
+        events: &[NewEvent],
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+}
+
+/// The first attempt of a change without an `Idempotency-Key` where one
+/// statement is a transaction of its own (PostgreSQL; docs/storage.md,
+/// "A move in one statement"): `work` reads and decides on a pooled
+/// connection, outside any transaction, and hands back its write, which
+/// is then sent, with the change's events, as one statement. That takes a
+/// move from five round trips (`BEGIN`, the read, the update, the events,
+/// `COMMIT`) to two.
+///
+/// `None`: nothing was written, and the caller commits as usual
+/// ([`commit`]): on SQLite (whose writes share the writer's
+/// transactions), when `work` answers `Ok(None)` (its write is more than
+/// one statement), or when the game changed between the read and the
+/// write. A refusal is final, as it is in [`commit`] without a key: it was
+/// decided from the row just read.
+pub async fn commit_alone<T, W, F>(ctx: &Context, work: F) -> Option<Result<Answered<T>, GameError>>
+where
+    T: Send + 'static,
+    W: WriteAlone,
+    F: FnOnce(&mut DbConnection, DateTime<Utc>) -> Result<Option<(W, Change<T>)>, GameError>
+        + Send
+        + 'static,
+{
+    if !ctx.pool.is_postgres() {
+        return None;
+    }
+    let now = ctx.clock.now();
+    let outcome = db::run_as(&ctx.pool, move |conn| {
+        let Some((write, change)) = work(conn, now)? else {
+            return Ok(None);
+        };
+        let events = notices::as_events(&change.notices)?;
+        if db::past_deadline() {
+            // The caller was already told "unavailable": keep that true.
+            return Err(GameError::Store(StoreError::Unavailable(
+                "the request's deadline passed before the write".into(),
+            )));
+        }
+        Ok(write.write_alone(conn, &events, now)?.then_some(change))
+    })
+    .await;
+    match outcome {
+        Ok(Some(change)) => {
+            let users = notices::recipients(&change.notices);
+            Some(Ok(Answered::Written(announce(ctx, change, users))))
+        }
+        Ok(None) => None,
+        Err(error) if refers_to_a_missing_user(&error) => Some(Err(GameError::AccountGone)),
+        Err(error) => Some(Err(error)),
+    }
+}
+
+/// After the commit: wakes this process's waiters and tells the other
+/// processes of the change and of the events of `users`.
+fn announce<T>(ctx: &Context, change: Change<T>, users: Vec<Uuid>) -> Written<T> {
+    ctx.notifier.game_changed(change.game_id, change.version);
+    for user in users {
+        ctx.notifier.user_event(user);
+    }
+    Written {
+        value: change.value,
+        game_id: change.game_id,
+        version: change.version,
+    }
 }
 
 /// A write that names a user who does not exist: every user a change

@@ -76,18 +76,8 @@ pub fn record_all(
                 #[diesel(sql_type = BigInt)]
                 seq: i64,
             }
-            let users: Vec<String> = events.iter().map(|e| e.user_id.to_string()).collect();
-            let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
-            let games: Vec<String> = events.iter().map(|e| e.game_id.to_string()).collect();
-            let payloads: Vec<&str> = events.iter().map(|e| e.payload).collect();
-            let rows: Vec<Numbered> = RecordOnPostgres {
-                users: &users,
-                kinds: &kinds,
-                games: &games,
-                payloads: &payloads,
-                created_at,
-            }
-            .load(pg)?;
+            let rows: Vec<Numbered> =
+                RecordOnPostgres(PgEvents::of(events, created_at)).load(pg)?;
             let mut ids = vec![0; events.len()];
             for row in rows {
                 let slot = usize::try_from(row.n - 1)
@@ -124,34 +114,53 @@ pub fn record_all(
     }
 }
 
-/// The events of one change, numbered and stored in one round trip,
-/// prepared once per connection. `new` keeps the order given (`n`);
-/// `counts` says how many each recipient gets; the upsert moves each
-/// recipient's counter past them (and locks it until commit); each event
-/// then takes its place below the new counter.
-struct RecordOnPostgres<'a> {
-    users: &'a [String],
-    kinds: &'a [&'a str],
-    games: &'a [String],
-    payloads: &'a [&'a str],
+/// The events of one change as PostgreSQL takes them: one array per
+/// column, in the order given.
+pub(super) struct PgEvents<'a> {
+    users: Vec<String>,
+    kinds: Vec<&'a str>,
+    games: Vec<String>,
+    payloads: Vec<&'a str>,
     created_at: NaiveDateTime,
 }
 
-prepared_statement!(RecordOnPostgres, by_name);
+impl<'a> PgEvents<'a> {
+    pub(super) fn of(events: &'a [NewEventRow<'a>], created_at: NaiveDateTime) -> Self {
+        PgEvents {
+            users: events.iter().map(|e| e.user_id.to_string()).collect(),
+            kinds: events.iter().map(|e| e.kind).collect(),
+            games: events.iter().map(|e| e.game_id.to_string()).collect(),
+            payloads: events.iter().map(|e| e.payload).collect(),
+            created_at,
+        }
+    }
 
-impl QueryFragment<Pg> for RecordOnPostgres<'_> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+    /// The common table expressions that number and store the events,
+    /// `new` to `stored` (no `WITH`): `new` keeps the order given (`n`);
+    /// `counts` says how many each recipient gets; the upsert `bumped`
+    /// moves each recipient's counter past them (and locks it until the
+    /// commit, in the order of the user ids, so that two changes writing to
+    /// the same two users cannot deadlock); each event then takes its place
+    /// below the new counter (`numbered`). `only_if` is a condition (with
+    /// its `WHERE`) on whether to store any, or empty.
+    pub(super) fn walk_ctes<'b>(
+        &'b self,
+        mut out: AstPass<'_, 'b, Pg>,
+        only_if: &'static str,
+    ) -> QueryResult<()> {
         use diesel::sql_types::{Array, Text, Timestamp};
-        out.push_sql("WITH new AS (SELECT * FROM unnest(");
-        out.push_bind_param::<Array<Text>, _>(self.users)?;
+        out.push_sql("new AS (SELECT * FROM unnest(");
+        out.push_bind_param::<Array<Text>, _>(&self.users)?;
         out.push_sql("::text[], ");
-        out.push_bind_param::<Array<Text>, _>(self.kinds)?;
+        out.push_bind_param::<Array<Text>, _>(&self.kinds)?;
         out.push_sql("::text[], ");
-        out.push_bind_param::<Array<Text>, _>(self.games)?;
+        out.push_bind_param::<Array<Text>, _>(&self.games)?;
         out.push_sql("::text[], ");
-        out.push_bind_param::<Array<Text>, _>(self.payloads)?;
+        out.push_bind_param::<Array<Text>, _>(&self.payloads)?;
+        out.push_sql("::text[]) WITH ORDINALITY AS t(user_id, kind, game_id, payload, n)");
+        out.push_sql(only_if);
         out.push_sql(
-            "::text[]) WITH ORDINALITY AS t(user_id, kind, game_id, payload, n)), \
+            "), \
              counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
              bumped AS ( \
                  INSERT INTO event_counters (user_id, last_seq) \
@@ -168,10 +177,23 @@ impl QueryFragment<Pg> for RecordOnPostgres<'_> {
                  SELECT user_id, seq, kind, game_id, payload, ",
         );
         out.push_bind_param::<Timestamp, _>(&self.created_at)?;
-        out.push_sql(
-            " FROM numbered RETURNING 1) \
-             SELECT n::BIGINT AS n, seq::BIGINT AS seq FROM numbered",
-        );
+        out.push_sql(" FROM numbered RETURNING 1)");
+        Ok(())
+    }
+}
+
+/// The events of one change, numbered and stored in one round trip,
+/// prepared once per connection; each comes back with its place in the
+/// order given (`n`) and its number (`seq`).
+struct RecordOnPostgres<'a>(PgEvents<'a>);
+
+prepared_statement!(RecordOnPostgres, by_name);
+
+impl QueryFragment<Pg> for RecordOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH ");
+        self.0.walk_ctes(out.reborrow(), "")?;
+        out.push_sql(" SELECT n::BIGINT AS n, seq::BIGINT AS seq FROM numbered");
         Ok(())
     }
 }

@@ -18,6 +18,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::sqlite::Sqlite;
 
+use super::events::{NewEventRow, PgEvents};
 use super::prepared::prepared_statement;
 use crate::db::DbConnection;
 use crate::schema::{game_actions, game_deadlines, games, rematches, users};
@@ -196,15 +197,7 @@ pub fn save(
                 #[diesel(sql_type = diesel::sql_types::Integer)]
                 written: i32,
             }
-            let saved: Vec<Saved> = SaveOnPostgres {
-                changes: GameChanges::of(row).as_changeset(),
-                id: &row.id,
-                expected,
-                color: action.map(|a| a.color.as_str()),
-                action: action.map(|a| a.action.as_str()),
-                record: action.and_then(|a| a.record.as_deref()),
-            }
-            .load(pg)?;
+            let saved: Vec<Saved> = SaveOnPostgres::of(row, expected, action).load(pg)?;
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
         DbConnection::Sqlite(sqlite) => {
@@ -225,6 +218,39 @@ pub fn save(
     }
 }
 
+/// [`save`] and [`events::record_all`](super::events::record_all) of
+/// `events` in one statement, on PostgreSQL, sent outside any transaction:
+/// the statement is a transaction of its own, so the game's update, its
+/// action and its events are written all together or not at all, with
+/// one round trip and the commit. `Ok(false)`: someone else changed the
+/// game first, and nothing was written. Not for SQLite, whose writes share
+/// the writer's transactions (an error there).
+pub fn save_with_events(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    expected: i64,
+    action: Option<&ActionRow>,
+    events: &[NewEventRow<'_>],
+    created_at: NaiveDateTime,
+) -> QueryResult<bool> {
+    let DbConnection::Postgresql(pg) = conn else {
+        return Err(diesel::result::Error::QueryBuilderError(
+            "a change in one statement is for PostgreSQL only".into(),
+        ));
+    };
+    #[derive(QueryableByName)]
+    struct Saved {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        written: i32,
+    }
+    let saved: Saved = SaveWithEventsOnPostgres {
+        save: SaveOnPostgres::of(row, expected, action),
+        events: PgEvents::of(events, created_at),
+    }
+    .get_result(pg)?;
+    Ok(saved.written == 1)
+}
+
 /// [`save`] on PostgreSQL: the versioned update and the action row (only if
 /// the update matched and there is an action) in one round trip, prepared
 /// once per connection. One row back means written.
@@ -239,13 +265,27 @@ struct SaveOnPostgres<'a> {
 
 prepared_statement!(SaveOnPostgres, by_name);
 
-impl QueryFragment<Pg> for SaveOnPostgres<'_> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+impl<'a> SaveOnPostgres<'a> {
+    fn of(row: &'a GameRow, expected: i64, action: Option<&'a ActionRow>) -> Self {
+        SaveOnPostgres {
+            changes: GameChanges::of(row).as_changeset(),
+            id: &row.id,
+            expected,
+            color: action.map(|a| a.color.as_str()),
+            action: action.map(|a| a.action.as_str()),
+            record: action.and_then(|a| a.record.as_deref()),
+        }
+    }
+
+    /// The common table expressions `upd` (the versioned update, one row
+    /// back if it matched) and `act` (the action row, only if the update
+    /// matched and there is an action), without `WITH`.
+    fn walk_ctes<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         use diesel::sql_types::BigInt;
         // The same columns as on SQLite: `GameChanges`. Its
         // `treat_none_as_null` makes the text the same for every row, as a
         // statement prepared once by type needs.
-        out.push_sql("WITH upd AS (UPDATE games SET ");
+        out.push_sql("upd AS (UPDATE games SET ");
         self.changes.walk_ast(out.reborrow())?;
         out.push_sql(" WHERE id = ");
         out.push_bind_param::<Text, _>(&self.id)?;
@@ -264,10 +304,38 @@ impl QueryFragment<Pg> for SaveOnPostgres<'_> {
         out.push_bind_param::<Nullable<Text>, _>(&self.action)?;
         out.push_sql("::text AS action, ");
         out.push_bind_param::<Nullable<Text>, _>(&self.record)?;
-        out.push_sql(
-            "::text AS record) AS a WHERE a.color IS NOT NULL RETURNING 1) \
-             SELECT 1 AS written FROM upd",
-        );
+        out.push_sql("::text AS record) AS a WHERE a.color IS NOT NULL RETURNING 1)");
+        Ok(())
+    }
+}
+
+impl QueryFragment<Pg> for SaveOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH ");
+        self.walk_ctes(out.reborrow())?;
+        out.push_sql(" SELECT 1 AS written FROM upd");
+        Ok(())
+    }
+}
+
+/// [`save_with_events`]'s one statement: [`SaveOnPostgres`] and the
+/// events, stored only if the update matched; one row back, with how many
+/// games it updated (0 or 1).
+struct SaveWithEventsOnPostgres<'a> {
+    save: SaveOnPostgres<'a>,
+    events: PgEvents<'a>,
+}
+
+prepared_statement!(SaveWithEventsOnPostgres, by_name);
+
+impl QueryFragment<Pg> for SaveWithEventsOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH ");
+        self.save.walk_ctes(out.reborrow())?;
+        out.push_sql(", ");
+        self.events
+            .walk_ctes(out.reborrow(), " WHERE EXISTS (SELECT 1 FROM upd)")?;
+        out.push_sql(" SELECT count(*)::INTEGER AS written FROM upd");
         Ok(())
     }
 }

@@ -550,3 +550,82 @@ async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() 
         }
     }
 }
+
+postgres_tests! {
+    /// On PostgreSQL a move without an `Idempotency-Key` reads its game
+    /// outside any transaction and writes itself, its action and its
+    /// events in one statement (docs/storage.md, "A move in one
+    /// statement"). A game that changes between that read and that write
+    /// is read and decided again: the stale decision writes nothing, not
+    /// even the event it would have sent.
+    async fn a_move_in_one_statement_is_decided_again_if_the_game_changed(app) {
+        use diesel::connection::SimpleConnection;
+
+        let (red, blue) = two_users(&app, "onestmt").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
+
+        // Twice: a move without `expected_version` (played on the changed
+        // game), then one that names the version it saw (refused).
+        for named in [false, true] {
+            let seen = game.version;
+            let m = game.local.legal_moves()[0];
+            let mover = game.local.turn();
+            let opponent = game.user(mover.opponent()).clone();
+            let events_before = feed(&app, &opponent).await;
+            // Another writer holds the game's row: the move reads the
+            // version before it, and its write waits for that one.
+            let mut other = app.pool.get().unwrap();
+            other
+                .batch_execute(&format!(
+                    "BEGIN; UPDATE games SET version = version + 1 WHERE id = '{}'",
+                    game.id
+                ))
+                .unwrap();
+            let sent_before = app.statements_sent();
+            let request = {
+                let url = app.url(&game.path("/moves"));
+                let token = game.user(mover).access_token.clone();
+                let body = move_body(m, None, named.then_some(seen));
+                let client = app.client.clone();
+                tokio::spawn(
+                    async move { client.post(url).bearer_auth(token).json(&body).send().await },
+                )
+            };
+            // The read, then the write (sent, and waiting for the row).
+            let waited = std::time::Instant::now();
+            while app.statements_sent() < sent_before + 2 {
+                assert!(waited.elapsed().as_secs() < 10, "the move never wrote");
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            assert!(!request.is_finished(), "the move did not wait for the row");
+            other.batch_execute("COMMIT").unwrap();
+            drop(other);
+            let response = request.await.unwrap().unwrap();
+            let view = game_view(&app, &game.id, &game.red).await;
+            let events = feed(&app, &opponent).await;
+            if named {
+                let problem = assert_problem(response, 409, "version_conflict").await;
+                let detail = problem["detail"].as_str().unwrap_or_default();
+                assert!(detail.contains(&format!("version {}", seen + 1)), "{detail}");
+                assert_eq!(view["version"], seen + 1, "the refused move changed the game");
+                assert_eq!(events, events_before, "a refused move sent an event");
+            } else {
+                assert_eq!(response.status().as_u16(), 200);
+                let answer: Value = response.json().await.unwrap();
+                assert_eq!(answer["game"]["version"], seen + 2, "{answer}");
+                assert_eq!(view["version"], seen + 2);
+                // One event for the one move, numbered right after the last.
+                assert_eq!(events.len(), events_before.len() + 1, "{events:?}");
+                let last = events_before.last().map_or(0, |e| e["id"].as_i64().unwrap());
+                assert_eq!(events[events.len() - 1]["id"], last + 1);
+                assert_eq!(events[events.len() - 1]["type"], "your_turn");
+                let action = domain::Action::Move { from: m.from, to: m.to, rescue: None };
+                game.local.apply(mover, action).unwrap();
+                game.version = seen + 2;
+            }
+        }
+        // The log holds each applied move once, and replays to the game.
+        assert_logs_replay(&app).await;
+    }
+}
