@@ -8,26 +8,37 @@ use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use rand::RngCore;
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 fn hasher() -> Argon2<'static> {
     // Params::DEFAULT is exactly OWASP's m=19456 KiB, t=2, p=1 (pinned by a test).
     Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::DEFAULT)
 }
 
-/// Largest work area kept between hashes (a stored hash asking for more
-/// gets a temporary one).
-const MAX_KEPT_BLOCKS: usize = 64 * 1024; // 64 MiB of 1 KiB blocks
+/// What a work area reserves, at least: 33 MiB of 1 KiB blocks. glibc
+/// serves an allocation above 32 MiB (its largest mmap threshold on 64-bit
+/// systems) with a mapping of its own, and unmaps it when it is freed,
+/// without raising its threshold. Argon2's 19 MiB alone would not be: once
+/// one such area has been freed, glibc raises its threshold past 19 MiB and
+/// serves the next ones from its heap, where freed areas stay resident (200
+/// registrations once left the server at 400-600 MiB). Reserved at this
+/// size, an area is returned to the system when it is dropped, and only
+/// the pages argon2 touches (its 19 MiB) are ever resident.
+const RESERVED_BLOCKS: usize = 33 * 1024;
+
+/// How long a hashing thread keeps its work area with nothing to hash: a
+/// burst of logins reuses one area (mapping and touching a fresh one adds
+/// about 10 ms to a hash), an idle server holds none.
+const KEEP_IDLE: Duration = Duration::from_secs(2);
 
 thread_local! {
-    /// Argon2's 19 MiB work area, allocated once per hashing thread and
-    /// reused. Allocating and freeing it for every hash makes glibc raise
-    /// its mmap threshold past 19 MiB, after which every freed work area
-    /// stays in the heap: 200 registrations left the server at 400-600 MiB.
+    /// This thread's work area, reused from one hash to the next until
+    /// [`release_work_area`].
     static WORK_AREA: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs argon2 (`argon`'s algorithm, version and parameters) into `out`,
-/// in this thread's reusable work area.
+/// in this thread's work area (made as [`RESERVED_BLOCKS`] says).
 fn argon2_into(
     argon: &Argon2<'_>,
     params: &Params,
@@ -36,21 +47,20 @@ fn argon2_into(
     out: &mut [u8],
 ) -> argon2::Result<()> {
     let blocks = params.block_count();
-    if blocks > MAX_KEPT_BLOCKS {
-        return argon.hash_password_into_with_memory(
-            password,
-            salt,
-            out,
-            vec![Block::default(); blocks],
-        );
-    }
     WORK_AREA.with(|area| {
         let mut area = area.borrow_mut();
         if area.len() < blocks {
-            area.resize(blocks, Block::default());
+            let mut larger = Vec::with_capacity(blocks.max(RESERVED_BLOCKS));
+            larger.resize(blocks, Block::default());
+            *area = larger;
         }
         argon.hash_password_into_with_memory(password, salt, out, &mut area[..blocks])
     })
+}
+
+/// Gives this thread's work area back to the system.
+fn release_work_area() {
+    WORK_AREA.with(|area| *area.borrow_mut() = Vec::new());
 }
 
 /// Hashing could not be done (a bug, or the hashing threads are gone).
@@ -123,9 +133,8 @@ fn verify_phc(password: &str, phc: &str) -> Option<bool> {
 /// hundred registrations left the process at about 700 MiB. One dedicated
 /// thread bounds both the CPU and the memory hashing can take to one hash
 /// at a time (a few dozen a second; logins are rate-limited far below
-/// that); requests beyond it wait in line. One thread per core made the
-/// process keep one work area per core for good: 19 MiB more resident per
-/// core after the first logins (BENCHMARKS.md, "Instructions per request").
+/// that); requests beyond it wait in line. Its work area is given back
+/// after [`KEEP_IDLE`] without work, so an idle server holds none.
 struct HashPool {
     jobs: mpsc::Sender<Job>,
 }
@@ -148,12 +157,14 @@ impl HashPool {
                     // The guard is dropped before the job runs, so the
                     // other threads can take the next one meanwhile.
                     let job = match receiver.lock() {
-                        Ok(guard) => guard.recv(),
-                        Err(poisoned) => poisoned.into_inner().recv(),
+                        Ok(guard) => guard.recv_timeout(KEEP_IDLE),
+                        Err(poisoned) => poisoned.into_inner().recv_timeout(KEEP_IDLE),
                     };
                     match job {
                         Ok(job) => job(),
-                        Err(_) => return, // the pool is gone
+                        Err(mpsc::RecvTimeoutError::Timeout) => release_work_area(),
+                        // The pool is gone.
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
                     }
                 });
             if let Err(error) = spawned {
@@ -271,6 +282,20 @@ mod tests {
         assert!(hasher()
             .verify_password(b"correct horse batterx", &parsed)
             .is_err());
+    }
+
+    #[test]
+    fn a_work_area_is_reserved_above_glibcs_largest_mmap_threshold_and_released() {
+        let area_bytes =
+            || WORK_AREA.with(|a| a.borrow().capacity() * std::mem::size_of::<Block>());
+        verify("pw", &hash("pw").unwrap());
+        // Above 32 MiB: mapped on its own, and unmapped when released.
+        assert!(area_bytes() > 32 * 1024 * 1024);
+        let kept = area_bytes();
+        verify("pw", &hash("pw").unwrap());
+        assert_eq!(area_bytes(), kept, "the area was not reused");
+        release_work_area();
+        assert_eq!(area_bytes(), 0);
     }
 
     #[test]
