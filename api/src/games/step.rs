@@ -19,6 +19,7 @@ use super::{clock, rated, Context};
 use crate::db::{DbConnection, StoreError};
 use crate::events::NewEvent;
 use crate::storage::games::{self as store, ActionRow, GameRow};
+use crate::storage::idempotency::IdempotencyRow;
 use crate::storage::to_db_time;
 
 /// A condition on the game's version named by the request.
@@ -147,6 +148,7 @@ impl written::WriteAlone for Encoded {
         &self,
         conn: &mut DbConnection,
         events: &[NewEvent],
+        key: Option<&IdempotencyRow>,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
         let events: Vec<_> = events.iter().map(NewEvent::row).collect();
@@ -156,6 +158,7 @@ impl written::WriteAlone for Encoded {
             self.before,
             self.action.as_ref(),
             &events,
+            key,
             to_db_time(now),
         )?)
     }
@@ -242,22 +245,17 @@ where
             },
         )
     };
-    // Without a key to store the answer under, and unless it ends the game
-    // (which rates it, docs/ratings.md), the whole write of a change is the
-    // game's versioned update, its action and its events: one statement
-    // where that is a transaction of its own.
-    let alone = idempotency.is_none().then(|| command.clone());
-    let first = match alone {
-        Some(alone) => {
-            written::commit_alone(ctx, move |conn, now| {
-                let (record, encoded, change) = alone.decided(conn, now)?;
-                let ends = matches!(record.phase, Phase::Finished(_));
-                Ok((!ends).then_some((encoded, change)))
-            })
-            .await
-        }
-        None => None,
-    };
+    // Unless it ends the game (which rates it, docs/ratings.md), the whole
+    // write of a change is the game's versioned update, its action, its
+    // events and the answer under its key: one statement where that is a
+    // transaction of its own.
+    let alone = command.clone();
+    let first = written::commit_alone(ctx, user, idempotency.clone(), move |conn, now| {
+        let (record, encoded, change) = alone.decided(conn, now)?;
+        let ends = matches!(record.phase, Phase::Finished(_));
+        Ok((!ends).then_some((encoded, change)))
+    })
+    .await;
     let first = match first {
         Some(first) => first,
         None => attempt().await,

@@ -9,7 +9,7 @@
 //! rolls everything back and the whole thing runs again on the fresh state.
 //! On SQLite the first attempt may load and decide before the transaction
 //! ([`commit_planned`]); its versioned write keeps that safe. On
-//! PostgreSQL a change without a key may be one read and one statement
+//! PostgreSQL a change may be one read and one statement
 //! that writes all of it ([`commit_alone`]).
 //! See docs/architecture.md.
 
@@ -222,33 +222,52 @@ where
 
 /// How a change writes itself as one statement ([`commit_alone`]).
 pub trait WriteAlone {
-    /// Writes the change with `events` if the game is still at the version
-    /// it was read at; `Ok(false)` when it is not, and nothing was written.
+    /// Writes the change with `events` and the answer under its key (if
+    /// there is one) if the game is still at the version it was read at
+    /// and the key still free; `Ok(false)` when not, and nothing was
+    /// written.
     fn write_alone(
         &self,
         conn: &mut DbConnection,
         events: &[NewEvent],
+        key: Option<&IdempotencyRow>,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError>;
 }
 
-/// The first attempt of a change without an `Idempotency-Key` where one
-/// statement is a transaction of its own (PostgreSQL; docs/storage.md,
-/// "A move in one statement"): `work` reads and decides on a pooled
-/// connection, outside any transaction, and hands back its write, which
-/// is then sent, with the change's events, as one statement. That takes a
-/// move from five round trips (`BEGIN`, the read, the update, the events,
-/// `COMMIT`) to two.
+/// What [`commit_alone`] did.
+enum Alone<T> {
+    Written(Change<T>),
+    Replayed(Replayed),
+    /// Nothing: the change is to be committed as usual.
+    Declined,
+}
+
+/// The first attempt of a change where one statement is a transaction of
+/// its own (PostgreSQL; docs/storage.md, "A move in one statement"): a
+/// stored answer under the request's `Idempotency-Key` is looked up (and
+/// replayed), `work` reads and decides on a pooled connection, outside any
+/// transaction, and hands back its write, which is then sent with the
+/// change's events and the answer under its key as one statement. That
+/// takes a move from five round trips (`BEGIN`, the read, the update, the
+/// events, `COMMIT`; seven with a key) to two (three with a key).
 ///
 /// `None`: nothing was written, and the caller commits as usual
 /// ([`commit`]): on SQLite (whose writes share the writer's
 /// transactions), when `work` answers `Ok(None)` (its write is more than
-/// one statement), or when the game changed between the read and the
-/// write. A refusal is final, as it is in [`commit`] without a key: it was
-/// decided from the row just read.
-pub async fn commit_alone<T, W, F>(ctx: &Context, work: F) -> Option<Result<Answered<T>, GameError>>
+/// one statement), when the answer under the key has expired (it is
+/// deleted in the transaction), or when the game changed or the key was
+/// taken between the read and the write. A refusal is final, as it is in
+/// [`commit`]: it was decided from the row just read (and the key is
+/// looked up again first, as there).
+pub async fn commit_alone<T, W, F>(
+    ctx: &Context,
+    user: Uuid,
+    idempotency: Option<Idempotency>,
+    work: F,
+) -> Option<Result<Answered<T>, GameError>>
 where
-    T: Send + 'static,
+    T: Serialize + Send + 'static,
     W: WriteAlone,
     F: FnOnce(&mut DbConnection, DateTime<Utc>) -> Result<Option<(W, Change<T>)>, GameError>
         + Send
@@ -259,25 +278,54 @@ where
     }
     let now = ctx.clock.now();
     let outcome = db::run_as(&ctx.pool, move |conn| {
-        let Some((write, change)) = work(conn, now)? else {
-            return Ok(None);
+        let user_id = user.to_string();
+        let idem = idempotency.as_ref();
+        if let Some(idem) = idem {
+            match keys::find(conn, &user_id, &idem.key)? {
+                Some(stored) if expired(&stored, now) => return Ok(Alone::Declined),
+                Some(stored) => return Ok(Alone::Replayed(stored_answer(stored, idem)?)),
+                None => {}
+            }
+        }
+        let (write, change) = match work(conn, now) {
+            Ok(Some(decided)) => decided,
+            Ok(None) => return Ok(Alone::Declined),
+            // As in `attempt`: a retry that looked for its key just before
+            // the first request committed gets the first answer.
+            Err(refusal) if !matches!(refusal, GameError::Store(_)) => {
+                if let Some(idem) = idem {
+                    if let Some(stored) = keys::find(conn, &user_id, &idem.key)? {
+                        return Ok(Alone::Replayed(stored_answer(stored, idem)?));
+                    }
+                }
+                return Err(refusal);
+            }
+            Err(error) => return Err(error),
         };
         let events = notices::as_events(&change.notices)?;
+        let key = idem
+            .map(|idem| key_row(idem, user_id, &change, now))
+            .transpose()?;
         if db::past_deadline() {
             // The caller was already told "unavailable": keep that true.
             return Err(GameError::Store(StoreError::Unavailable(
                 "the request's deadline passed before the write".into(),
             )));
         }
-        Ok(write.write_alone(conn, &events, now)?.then_some(change))
+        Ok(if write.write_alone(conn, &events, key.as_ref(), now)? {
+            Alone::Written(change)
+        } else {
+            Alone::Declined
+        })
     })
     .await;
     match outcome {
-        Ok(Some(change)) => {
+        Ok(Alone::Written(change)) => {
             let users = notices::recipients(&change.notices);
             Some(Ok(Answered::Written(announce(ctx, change, users))))
         }
-        Ok(None) => None,
+        Ok(Alone::Replayed(replayed)) => Some(Ok(Answered::Replayed(replayed))),
+        Ok(Alone::Declined) => None,
         Err(error) if refers_to_a_missing_user(&error) => Some(Err(GameError::AccountGone)),
         Err(error) => Some(Err(error)),
     }
@@ -341,14 +389,10 @@ fn attempt<T: Serialize>(
     let user_id = user.to_string();
     if let Some(idem) = idempotency {
         if let Some(stored) = keys::find(conn, &user_id, &idem.key)? {
-            let expired =
-                from_db_time(stored.created_at) + Duration::hours(IDEMPOTENCY_TTL_HOURS) <= now;
-            if expired {
+            if expired(&stored, now) {
                 keys::delete(conn, &user_id, &idem.key)?;
-            } else if stored.fingerprint == idem.fingerprint {
-                return Ok(Attempted::Replayed(replayed(stored)));
             } else {
-                return Err(GameError::KeyReused.into());
+                return Ok(Attempted::Replayed(stored_answer(stored, idem)?));
             }
         }
     }
@@ -361,10 +405,7 @@ fn attempt<T: Serialize>(
         Err(Failed::Refused(refusal)) if !matches!(refusal, GameError::Store(_)) => {
             if let Some(idem) = idempotency {
                 if let Some(stored) = keys::find(conn, &user_id, &idem.key)? {
-                    if stored.fingerprint == idem.fingerprint {
-                        return Ok(Attempted::Replayed(replayed(stored)));
-                    }
-                    return Err(GameError::KeyReused.into());
+                    return Ok(Attempted::Replayed(stored_answer(stored, idem)?));
                 }
             }
             return Err(Failed::Refused(refusal));
@@ -373,16 +414,7 @@ fn attempt<T: Serialize>(
     };
     let users = notices::record(conn, now, &change.notices)?;
     if let Some(idem) = idempotency {
-        let row = IdempotencyRow {
-            user_id,
-            idempotency_key: idem.key.clone(),
-            fingerprint: idem.fingerprint.clone(),
-            response_status: i32::from(idem.status),
-            response_body: serde_json::to_string(&change.value).map_err(GameError::internal)?,
-            game_id: Some(change.game_id.to_string()),
-            game_version: Some(change.version),
-            created_at: to_db_time(now),
-        };
+        let row = key_row(idem, user_id, &change, now)?;
         if !keys::insert(conn, &row)? {
             // A concurrent request with the same key committed first: run
             // again, and the stored answer (or the mismatch) comes out.
@@ -390,6 +422,40 @@ fn attempt<T: Serialize>(
         }
     }
     Ok(Attempted::Written(change, users))
+}
+
+/// Whether an answer stored under a key is past its time to live.
+fn expired(stored: &IdempotencyRow, now: DateTime<Utc>) -> bool {
+    from_db_time(stored.created_at) + Duration::hours(IDEMPOTENCY_TTL_HOURS) <= now
+}
+
+/// The answer stored under the request's key: the first answer, if it
+/// was to the same request, else a refusal.
+fn stored_answer(stored: IdempotencyRow, idem: &Idempotency) -> Result<Replayed, GameError> {
+    if stored.fingerprint == idem.fingerprint {
+        Ok(replayed(stored))
+    } else {
+        Err(GameError::KeyReused)
+    }
+}
+
+/// `change`'s answer as it is stored under the request's key.
+fn key_row<T: Serialize>(
+    idem: &Idempotency,
+    user_id: String,
+    change: &Change<T>,
+    now: DateTime<Utc>,
+) -> Result<IdempotencyRow, GameError> {
+    Ok(IdempotencyRow {
+        user_id,
+        idempotency_key: idem.key.clone(),
+        fingerprint: idem.fingerprint.clone(),
+        response_status: i32::from(idem.status),
+        response_body: serde_json::to_string(&change.value).map_err(GameError::internal)?,
+        game_id: Some(change.game_id.to_string()),
+        game_version: Some(change.version),
+        created_at: to_db_time(now),
+    })
 }
 
 fn replayed(stored: IdempotencyRow) -> Replayed {

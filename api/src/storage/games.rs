@@ -7,6 +7,7 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use diesel::result::DatabaseErrorKind;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -19,6 +20,7 @@ use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::sqlite::Sqlite;
 
 use super::events::{NewEventRow, PgEvents};
+use super::idempotency::IdempotencyRow;
 use super::prepared::prepared_statement;
 use crate::db::DbConnection;
 use crate::schema::{game_actions, game_deadlines, games, rematches, users};
@@ -218,19 +220,23 @@ pub fn save(
     }
 }
 
-/// [`save`] and [`events::record_all`](super::events::record_all) of
-/// `events` in one statement, on PostgreSQL, sent outside any transaction:
-/// the statement is a transaction of its own, so the game's update, its
-/// action and its events are written all together or not at all, with
-/// one round trip and the commit. `Ok(false)`: someone else changed the
-/// game first, and nothing was written. Not for SQLite, whose writes share
-/// the writer's transactions (an error there).
+/// [`save`], [`events::record_all`](super::events::record_all) of
+/// `events` and the answer under its idempotency key (`key`, whose game
+/// and version are those of the update) in one statement, on PostgreSQL,
+/// sent outside any transaction: the statement is a transaction of its
+/// own, so the game's update, its action, its events and its key are
+/// written all together or not at all, with one round trip and the
+/// commit. `Ok(false)`: nothing was written, because someone else changed
+/// the game first or took the key meanwhile (a concurrent request with the
+/// same key). Not for SQLite, whose writes share the writer's
+/// transactions (an error there).
 pub fn save_with_events(
     conn: &mut DbConnection,
     row: &GameRow,
     expected: i64,
     action: Option<&ActionRow>,
     events: &[NewEventRow<'_>],
+    key: Option<&IdempotencyRow>,
     created_at: NaiveDateTime,
 ) -> QueryResult<bool> {
     let DbConnection::Postgresql(pg) = conn else {
@@ -243,12 +249,24 @@ pub fn save_with_events(
         #[diesel(sql_type = diesel::sql_types::Integer)]
         written: i32,
     }
-    let saved: Saved = SaveWithEventsOnPostgres {
+    let saved: Result<Saved, _> = SaveWithEventsOnPostgres {
         save: SaveOnPostgres::of(row, expected, action),
         events: PgEvents::of(events, created_at),
+        key: KeyBinds::of(key),
     }
-    .get_result(pg)?;
-    Ok(saved.written == 1)
+    .get_result(pg);
+    match saved {
+        Ok(saved) => Ok(saved.written == 1),
+        // The key's primary key: the one unique value here another
+        // request can take first (the action's and the events' numbers
+        // follow the version and the counters).
+        Err(diesel::result::Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _))
+            if key.is_some() =>
+        {
+            Ok(false)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// [`save`] on PostgreSQL: the versioned update and the action row (only if
@@ -318,12 +336,65 @@ impl QueryFragment<Pg> for SaveOnPostgres<'_> {
     }
 }
 
-/// [`save_with_events`]'s one statement: [`SaveOnPostgres`] and the
-/// events, stored only if the update matched; one row back, with how many
-/// games it updated (0 or 1).
+/// [`save_with_events`]'s one statement: [`SaveOnPostgres`], the events
+/// and the answer under its idempotency key (if there is one), stored
+/// only if the update matched; one row back, with how many games it
+/// updated (0 or 1).
 struct SaveWithEventsOnPostgres<'a> {
     save: SaveOnPostgres<'a>,
     events: PgEvents<'a>,
+    key: KeyBinds<'a>,
+}
+
+/// The answer under an idempotency key, as [`SaveWithEventsOnPostgres`]
+/// binds it (all `None` without a key).
+#[derive(Default)]
+struct KeyBinds<'a> {
+    user_id: Option<&'a str>,
+    idempotency_key: Option<&'a str>,
+    fingerprint: Option<&'a str>,
+    response_status: Option<i32>,
+    response_body: Option<&'a str>,
+}
+
+impl<'a> KeyBinds<'a> {
+    fn of(key: Option<&'a IdempotencyRow>) -> Self {
+        key.map_or_else(KeyBinds::default, |key| KeyBinds {
+            user_id: Some(&key.user_id),
+            idempotency_key: Some(&key.idempotency_key),
+            fingerprint: Some(&key.fingerprint),
+            response_status: Some(key.response_status),
+            response_body: Some(&key.response_body),
+        })
+    }
+}
+
+impl SaveWithEventsOnPostgres<'_> {
+    /// The common table expression `kept`: the answer under its key, with
+    /// the game and version of the update (without a key, nothing).
+    fn walk_key<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::Integer;
+        let key = &self.key;
+        out.push_sql(
+            "kept AS (INSERT INTO idempotency_keys (user_id, idempotency_key, fingerprint, \
+             response_status, response_body, game_id, game_version, created_at) \
+             SELECT k.user_id, k.idempotency_key, k.fingerprint, k.response_status, \
+             k.response_body, upd.id, upd.version, upd.updated_at FROM upd, (SELECT ",
+        );
+        out.push_bind_param::<Nullable<Text>, _>(&key.user_id)?;
+        out.push_sql("::text AS user_id, ");
+        out.push_bind_param::<Nullable<Text>, _>(&key.idempotency_key)?;
+        out.push_sql("::text AS idempotency_key, ");
+        out.push_bind_param::<Nullable<Text>, _>(&key.fingerprint)?;
+        out.push_sql("::text AS fingerprint, ");
+        out.push_bind_param::<Nullable<Integer>, _>(&key.response_status)?;
+        out.push_sql("::integer AS response_status, ");
+        out.push_bind_param::<Nullable<Text>, _>(&key.response_body)?;
+        out.push_sql(
+            "::text AS response_body) AS k WHERE k.idempotency_key IS NOT NULL RETURNING 1)",
+        );
+        Ok(())
+    }
 }
 
 prepared_statement!(SaveWithEventsOnPostgres, by_name);
@@ -335,6 +406,8 @@ impl QueryFragment<Pg> for SaveWithEventsOnPostgres<'_> {
         out.push_sql(", ");
         self.events
             .walk_ctes(out.reborrow(), " WHERE EXISTS (SELECT 1 FROM upd)")?;
+        out.push_sql(", ");
+        self.walk_key(out.reborrow())?;
         out.push_sql(" SELECT count(*)::INTEGER AS written FROM upd");
         Ok(())
     }

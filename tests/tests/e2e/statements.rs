@@ -66,5 +66,31 @@ backend_tests! {
                 assert_eq!(move_cost - move_in_writer, 1, "the move read outside its turn");
             }
         }
+
+        // With an `Idempotency-Key`: the key is looked up first, and the
+        // answer stored under it by the move's one write; its retry is
+        // one lookup, and the game does not change.
+        let mover = game.local.turn();
+        let m = game.local.legal_moves()[0];
+        let keyed = || {
+            app.client
+                .post(app.url(&game.path("/moves")))
+                .bearer_auth(&game.user(mover).access_token)
+                .header("idempotency-key", "cost-keyed")
+                .json(&move_body(m, None, Some(game.version)))
+                .send()
+        };
+        let (keyed_cost, first) = counted(&app, keyed()).await;
+        assert_eq!(first.unwrap().status().as_u16(), 200);
+        let (retry_cost, retry) = counted(&app, keyed()).await;
+        let retried: serde_json::Value = retry.unwrap().json().await.unwrap();
+        assert_eq!(retried["game"]["version"], game.version + 1, "{retried}");
+        println!("{:?}: keyed move {keyed_cost} statements, its retry {retry_cost}", app.backend);
+        let (keyed_budget, retry_budget) = match app.backend {
+            Backend::Postgres => (3, 1),
+            Backend::Sqlite => (9, 4),
+        };
+        assert!(keyed_cost <= keyed_budget, "a keyed move sent {keyed_cost} statements");
+        assert!(retry_cost <= retry_budget, "a retried move sent {retry_cost} statements");
     }
 }
