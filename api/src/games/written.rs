@@ -412,7 +412,9 @@ fn attempt<T: Serialize>(
         }
         Err(failed) => return Err(failed),
     };
-    let users = notices::record(conn, now, &change.notices)?;
+    // The key before the events, as the one-statement write takes them
+    // (`commit_alone`): the game's row, the key, then the recipients'
+    // counters, so that the two ways cannot deadlock.
     if let Some(idem) = idempotency {
         let row = key_row(idem, user_id, &change, now)?;
         if !keys::insert(conn, &row)? {
@@ -421,6 +423,7 @@ fn attempt<T: Serialize>(
             return Err(Failed::Lost);
         }
     }
+    let users = notices::record(conn, now, &change.notices)?;
     Ok(Attempted::Written(change, users))
 }
 

@@ -220,6 +220,9 @@ pub fn save(
     }
 }
 
+/// The primary key of `idempotency_keys` (PostgreSQL's name for it).
+const KEY_TAKEN: &str = "idempotency_keys_pkey";
+
 /// [`save`], [`events::record_all`](super::events::record_all) of
 /// `events` and the answer under its idempotency key (`key`, whose game
 /// and version are those of the update) in one statement, on PostgreSQL,
@@ -260,8 +263,8 @@ pub fn save_with_events(
         // The key's primary key: the one unique value here another
         // request can take first (the action's and the events' numbers
         // follow the version and the counters).
-        Err(diesel::result::Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _))
-            if key.is_some() =>
+        Err(diesel::result::Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info))
+            if key.is_some() && info.constraint_name() == Some(KEY_TAKEN) =>
         {
             Ok(false)
         }

@@ -628,4 +628,61 @@ postgres_tests! {
         // The log holds each applied move once, and replays to the game.
         assert_logs_replay(&app).await;
     }
+
+    /// A key taken by another request between a keyed move's lookup and
+    /// its one write (the other request commits while the write waits for
+    /// the key): the write stores nothing, and the move is answered as the
+    /// key's first answer decides, here the key's reuse for another request.
+    async fn a_key_taken_during_a_move_in_one_statement_writes_nothing(app) {
+        use diesel::connection::SimpleConnection;
+
+        let (red, blue) = two_users(&app, "keytaken").await;
+        let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 6).await;
+        let mover = game.local.turn();
+        let user = game.user(mover).clone();
+        let opponent = game.user(mover.opponent()).clone();
+        let events_before = feed(&app, &opponent).await;
+        let seen = game.version;
+        // Another request's answer under the key, not yet committed.
+        let mut other = app.pool.get().unwrap();
+        other
+            .batch_execute(&format!(
+                "BEGIN; INSERT INTO idempotency_keys (user_id, idempotency_key, fingerprint, \
+                 response_status, response_body, created_at) \
+                 VALUES ('{}', 'taken', 'POST /elsewhere', 200, '{{}}', now())",
+                user.id
+            ))
+            .unwrap();
+        let sent_before = app.statements_sent();
+        let request = {
+            let url = app.url(&game.path("/moves"));
+            let token = user.access_token.clone();
+            let body = move_body(game.local.legal_moves()[0], None, Some(seen));
+            let client = app.client.clone();
+            tokio::spawn(async move {
+                client
+                    .post(url)
+                    .bearer_auth(token)
+                    .header("idempotency-key", "taken")
+                    .json(&body)
+                    .send()
+                    .await
+            })
+        };
+        // The lookup, the read, then the write (waiting for the key).
+        let waited = std::time::Instant::now();
+        while app.statements_sent() < sent_before + 3 {
+            assert!(waited.elapsed().as_secs() < 10, "the move never wrote");
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(!request.is_finished(), "the move did not wait for the key");
+        other.batch_execute("COMMIT").unwrap();
+        drop(other);
+        let response = request.await.unwrap().unwrap();
+        assert_problem(response, 422, "idempotency_key_reused").await;
+        let view = game_view(&app, &game.id, &game.red).await;
+        assert_eq!(view["version"], seen, "the move was written");
+        assert_eq!(feed(&app, &opponent).await, events_before, "the move sent an event");
+    }
 }
