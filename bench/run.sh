@@ -120,11 +120,16 @@ pg_isready -q
 new_db "$PGB_DB"
 pgbench -i -s 10 -q "$PGB_DB" >"$WORK/pgbench-init.txt" 2>&1
 tps() { sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$1"; }
-pgbench -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" "$PGB_DB" >"$WORK/pgbench-tpcb.txt" 2>&1
+pgbench -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" -l --log-prefix="$WORK/tpcb-log" "$PGB_DB" \
+    >"$WORK/pgbench-tpcb.txt" 2>&1
+# The per-transaction log's third field is the latency in microseconds:
+# its p99 by nearest rank, in ms, beside the server's move p99.
+TPCB_P99="$(cat "$WORK"/tpcb-log.* | awk '{print $3}' | sort -n |
+    awk '{v[NR] = $1} END {i = int(NR * 0.99); if (i < NR * 0.99) i++; if (i < 1) exit 1; printf "%.2f", v[i] / 1000}')"
 pgbench -S -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" "$PGB_DB" >"$WORK/pgbench-select.txt" 2>&1
 TPCB="$(tps "$WORK/pgbench-tpcb.txt")"
 SELECT_ONLY="$(tps "$WORK/pgbench-select.txt")"
-echo "pgbench TPC-B-like: ${TPCB:?no tps in pgbench output} tps; select-only: ${SELECT_ONLY:?no tps} tps" >&2
+echo "pgbench TPC-B-like: ${TPCB:?no tps in pgbench output} tps (p99 ${TPCB_P99:?no pgbench log} ms); select-only: ${SELECT_ONLY:?no tps} tps" >&2
 dropdb --force "$PGB_DB"
 
 # --- The server under load ----------------------------------------------------
@@ -230,6 +235,6 @@ step "results"
 {
     cat "$WORK/machine.txt"
     echo "clients $CLIENTS; pgbench -s 10 -j 2 -T $PGBENCH_SECONDS; moves $MOVE_SECONDS s, views $VIEW_SECONDS s; $LONG_GAMES long games of $LONG_PLIES plies; LOG_LEVEL=$BENCH_LOG_LEVEL"
-    "$LOAD" compare "${REPORTS[@]}" --tpcb "$TPCB" --select-only "$SELECT_ONLY"
+    "$LOAD" compare "${REPORTS[@]}" --tpcb "$TPCB" --select-only "$SELECT_ONLY" --tpcb-p99-ms "$TPCB_P99"
 } | tee "$WORK/table.txt"
 exit "$LOAD_FAILED"

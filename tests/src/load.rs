@@ -12,7 +12,13 @@
 //!    game, play at full speed until their game passes `long_plies` plies
 //!    (or `long_seconds` pass). The move latencies of the games that got
 //!    there are split into plies < [`EARLY_PLIES`] and plies >
-//!    `late_from`: the same games, early and late.
+//!    `late_from`: the same games, early and late. The games play in two
+//!    cohorts: the second starts when a game of the first passes
+//!    `late_from`, so that the first cohort's late moves are played at the
+//!    same time as the second's early ones, and each kind is measured
+//!    once alone and once beside the other cohort. A machine that is
+//!    slower for a minute then slows early and late moves alike, where
+//!    one cohort would charge it all to whichever came first.
 //! 3. Moves: `clients` clients at once, each playing its own game between
 //!    its own two accounts, for `move_seconds` or until `max_moves` moves
 //!    were made in all. One ply is what a real client does: `GET
@@ -295,6 +301,7 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
                 budget: &budget,
                 max_moves,
                 plies: u32::MAX,
+                opens: None,
             };
             let mut attempts = 0;
             while !limit.over() && client.errors_seen() < CLIENT_ERROR_LIMIT && attempts < 100_000 {
@@ -501,6 +508,12 @@ async fn long_games(
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(options.long_seconds);
     let budget = Arc::new(AtomicU64::new(0));
+    // The first cohort opens the gate of the second (module docs); a gate
+    // whose first cohort all ended without opening it opens by being
+    // dropped.
+    let first_cohort = options.long_games.div_ceil(2);
+    let (gate, _) = tokio::sync::watch::channel(false);
+    let gate = Arc::new(gate);
     let mut tasks = tokio::task::JoinSet::new();
     for (index, pair) in pairs.iter().cycle().take(options.long_games).enumerate() {
         let Ok(client) = Client::new(base, errors, "long games") else {
@@ -510,13 +523,24 @@ async fn long_games(
         let budget = Arc::clone(&budget);
         let seed = mix(options.seed, 1, index as u64);
         let plies = options.long_plies;
+        let late_from = options.late_from;
+        let (opens, mut waits) = if index < first_cohort {
+            (Some(Arc::clone(&gate)), None)
+        } else {
+            (None, Some(gate.subscribe()))
+        };
         tasks.spawn(async move {
+            if let Some(gate) = waits.as_mut() {
+                // Err: every opener is gone; play anyway.
+                let _ = gate.wait_for(|open| *open).await;
+            }
             let mut rng = SplitMix64(seed);
             let limit = Limit {
                 deadline,
                 budget: &budget,
                 max_moves: u64::MAX,
                 plies,
+                opens: opens.as_deref().map(|gate| (gate, late_from)),
             };
             // Games that ended early are dropped: only one that got to
             // `plies` gives early and late moves of the same game.
@@ -536,6 +560,7 @@ async fn long_games(
             best
         });
     }
+    drop(gate);
     let mut result = LongGames {
         wanted: options.long_games,
         plies: options.long_plies,
@@ -575,6 +600,8 @@ struct Limit<'a> {
     max_moves: u64,
     /// A game stops after this ply.
     plies: u32,
+    /// Opened once a move of this client passes the ply (long games).
+    opens: Option<(&'a tokio::sync::watch::Sender<bool>, u32)>,
 }
 
 impl Limit<'_> {
@@ -670,6 +697,11 @@ async fn play_game(
         };
         failures = 0;
         played.moves.push((ply, took));
+        if let Some((gate, late_from)) = limit.opens {
+            if ply > late_from && !*gate.borrow() {
+                gate.send_replace(true);
+            }
+        }
         if answer.game.status != "playing" {
             played.games_ended += 1;
             return;
@@ -1394,6 +1426,9 @@ pub struct Pgbench {
     pub tpcb: f64,
     /// Select-only transactions per second (`-S`).
     pub select_only: f64,
+    /// p99 latency of the TPC-B-like transactions (from pgbench's
+    /// per-transaction log; 0 when not known).
+    pub tpcb_p99_ms: f64,
 }
 
 /// ONE table for `bench/run.sh`: each backend's report beside pgbench.
@@ -1462,6 +1497,10 @@ pub fn compare(backends: &[(&str, &Report)], pgbench: Pgbench) -> String {
         (
             "pgbench TPC-B tps",
             Box::new(move |_| format!("{:.0}", pgbench.tpcb)),
+        ),
+        (
+            "pgbench TPC-B p99 ms",
+            Box::new(move |_| format!("{:.2}", pgbench.tpcb_p99_ms)),
         ),
         (
             "pgbench select-only tps",

@@ -5,7 +5,7 @@
 //! ```text
 //! load --address 127.0.0.1:8080 --clients 32 --move-seconds 20 --view-seconds 20 --pid $PID
 //! load --address 127.0.0.1:8080 --json > run.json
-//! load compare --report PostgreSQL=pg.json --report SQLite=sqlite.json --tpcb 512 --select-only 9000
+//! load compare --report PostgreSQL=pg.json --report SQLite=sqlite.json --tpcb 512 --select-only 9000 --tpcb-p99-ms 40
 //! ```
 //!
 //! Loopback addresses only; every phase is bounded in time and count, and the
@@ -85,6 +85,9 @@ struct CompareArgs {
     /// pgbench select-only tps
     #[arg(long, default_value_t = 0.0)]
     select_only: f64,
+    /// p99 latency of pgbench's TPC-B-like transactions, in ms
+    #[arg(long, default_value_t = 0.0)]
+    tpcb_p99_ms: f64,
 }
 
 fn main() -> ExitCode {
@@ -152,6 +155,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     let pgbench = Pgbench {
         tpcb: args.tpcb,
         select_only: args.select_only,
+        tpcb_p99_ms: args.tpcb_p99_ms,
     };
     print!("{}", load::compare(&columns, pgbench));
     Ok(ExitCode::SUCCESS)
