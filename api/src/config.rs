@@ -171,6 +171,7 @@ pub mod defaults {
     pub const LOG_LEVEL: &str = "info";
     pub const LOG_FORMAT: LogFormat = LogFormat::Text;
     pub const DATABASE_POOL_SIZE: u32 = 10;
+    pub const DATABASE_READ_CONNECTIONS: u32 = 2;
     pub const DATABASE_TIMEOUT_SECONDS: u64 = 3;
     pub const SQLITE_SYNCHRONOUS: SqliteSynchronous = SqliteSynchronous::Full;
     pub const LOGIN_RATE_LIMIT: u32 = 10;
@@ -204,6 +205,10 @@ pub struct Config {
     pub log_level: String,
     pub log_format: LogFormat,
     pub database_pool_size: u32,
+    /// PostgreSQL: connections each HTTP worker keeps for reads of games
+    /// that take no blocking thread (0: reads use the pool; docs/storage.md,
+    /// "Reads without a blocking thread").
+    pub database_read_connections: u32,
     /// How long a request may wait for the database (a connection, then its
     /// work) before 503 (docs/architecture.md, "When the database fails").
     pub database_timeout: std::time::Duration,
@@ -262,6 +267,7 @@ impl Config {
             log_level: defaults::LOG_LEVEL.to_owned(),
             log_format: defaults::LOG_FORMAT,
             database_pool_size: defaults::DATABASE_POOL_SIZE,
+            database_read_connections: defaults::DATABASE_READ_CONNECTIONS,
             database_timeout: std::time::Duration::from_secs(defaults::DATABASE_TIMEOUT_SECONDS),
             sqlite_synchronous: defaults::SQLITE_SYNCHRONOUS,
             login_attempts_per_minute: defaults::LOGIN_RATE_LIMIT,
@@ -383,6 +389,13 @@ pub struct ServerArgs {
           default_value_t = defaults::DATABASE_POOL_SIZE,
           value_parser = trimmed(value_parser!(u32).range(1..=1000)))]
     pub database_pool_size: u32,
+
+    /// PostgreSQL only: connections each HTTP worker keeps for reads of
+    /// games without a blocking thread (0..=100; 0: reads use the pool)
+    #[arg(long, env = "DATABASE_READ_CONNECTIONS", global = true,
+          default_value_t = defaults::DATABASE_READ_CONNECTIONS,
+          value_parser = trimmed(value_parser!(u32).range(0..=100)))]
+    pub database_read_connections: u32,
 
     /// Seconds a request may wait for the database (a connection, then its
     /// work) before answering 503
@@ -546,6 +559,7 @@ impl ServerArgs {
                 log_level: self.log_level.clone(),
                 log_format: self.log_format,
                 database_pool_size: self.database_pool_size,
+                database_read_connections: self.database_read_connections,
                 database_timeout: std::time::Duration::from_secs(self.database_timeout_seconds),
                 sqlite_synchronous: self.sqlite_synchronous,
                 login_attempts_per_minute: self.login_rate_limit,

@@ -19,6 +19,9 @@ use crate::config::{DatabaseUrl, SqliteSynchronous};
 
 mod group_commit;
 use group_commit::GroupWriter;
+mod reads;
+use reads::AsyncReads;
+pub use reads::{ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
 
 /// Any error, boxed (the cause of a failure, kept for the logs).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -44,6 +47,9 @@ pub enum DbConnection {
 pub struct DbPool {
     pool: r2d2::Pool<ConnectionManager>,
     writer: Option<Arc<GroupWriter>>,
+    /// On PostgreSQL, the HTTP workers' own connections for reads
+    /// ([`DbPool::read_async`]).
+    reads: Option<Arc<AsyncReads>>,
 }
 
 impl DbPool {
@@ -57,6 +63,48 @@ impl DbPool {
     /// share one writing connection).
     pub fn is_postgres(&self) -> bool {
         self.writer.is_none()
+    }
+
+    /// This pool, with reads that take no blocking thread on PostgreSQL:
+    /// each HTTP worker keeps up to `per_worker` connections of its own
+    /// (0: none). Says in the log which way reads go, and why.
+    pub fn with_async_reads(mut self, database: &DatabaseUrl, per_worker: usize) -> Self {
+        let DatabaseUrl::Postgres(url) = database else {
+            return self;
+        };
+        if per_worker == 0 {
+            tracing::info!("reads of games use the pool (DATABASE_READ_CONNECTIONS=0)");
+            return self;
+        }
+        let counters = [
+            statement_counter(database, Counted::Pool),
+            statement_counter(database, Counted::Async),
+        ];
+        let timeout = self.pool.connection_timeout();
+        match AsyncReads::new(url, per_worker, timeout, counters) {
+            Ok(reads) => {
+                tracing::info!(
+                    per_worker,
+                    "reads of games run on each HTTP worker's own connections"
+                );
+                self.reads = Some(Arc::new(reads));
+            }
+            Err(why) => tracing::info!(why, "reads of games use the pool"),
+        }
+        self
+    }
+
+    /// Runs the read `work` on the calling HTTP worker's own connection,
+    /// bounded as [`run_as`] is, without a blocking thread
+    /// (docs/storage.md, "Reads without a blocking thread"). `None`: there
+    /// is no such connection to be had now (SQLite, switched off, all in
+    /// use, not an HTTP worker) or the read failed on it; the caller reads
+    /// with [`run_as`] instead, which also reports any failure.
+    pub async fn read_async<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
+    where
+        F: for<'c> FnOnce(&'c mut diesel_async::AsyncPgConnection) -> ReadFuture<'c, T>,
+    {
+        self.reads.as_deref()?.read(work).await
     }
 
     /// How many transactions the SQLite writer has committed (`None` on
@@ -184,12 +232,19 @@ pub fn statements_sent_by_writer(database: &DatabaseUrl) -> u64 {
     statement_counter(database, Counted::Writer).load(Ordering::Relaxed)
 }
 
+/// The part of [`statements_sent`] that the HTTP workers sent on their
+/// own connections ([`DbPool::read_async`]).
+pub fn statements_sent_async(database: &DatabaseUrl) -> u64 {
+    statement_counter(database, Counted::Async).load(Ordering::Relaxed)
+}
+
 /// Which connections a statement counter counts.
 #[derive(Clone, Copy)]
 enum Counted {
-    /// The pool's.
+    /// The pool's, and the HTTP workers' own (which count here too).
     Pool,
     Writer,
+    Async,
 }
 
 fn statement_counter(database: &DatabaseUrl, counted: Counted) -> Arc<AtomicU64> {
@@ -197,6 +252,7 @@ fn statement_counter(database: &DatabaseUrl, counted: Counted) -> Arc<AtomicU64>
     let of = match counted {
         Counted::Pool => "",
         Counted::Writer => " writer",
+        Counted::Async => " async",
     };
     let key = match database {
         DatabaseUrl::Postgres(url) => format!("postgres{of} {url}"),
@@ -292,6 +348,7 @@ pub fn pool(
     Ok(DbPool {
         pool: builder.test_on_check_out(false).build_unchecked(manager),
         writer,
+        reads: None,
     })
 }
 

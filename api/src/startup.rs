@@ -75,7 +75,8 @@ impl Application {
             config.database_timeout,
             config.sqlite_synchronous,
         )
-        .map_err(&db_error)?;
+        .map_err(&db_error)?
+        .with_async_reads(&config.database, config.database_read_connections as usize);
         let migration_pool = pool.clone();
         let applied = web::block(move || -> Result<usize, BoxError> {
             let mut conn = migration_pool.get()?;

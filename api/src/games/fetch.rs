@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::error::GameError;
 use super::record::GameRecord;
-use crate::db::DbConnection;
+use crate::db::{DbConnection, DbPool};
 use crate::storage::games::{self as store, GameRow};
 
 /// Usernames of the users an answer mentions.
@@ -53,4 +53,24 @@ pub fn load_with_names(
 pub fn row_with_names(conn: &mut DbConnection, id: Uuid) -> Result<(GameRow, Names), GameError> {
     let (row, users) = store::find_with_names(conn, &id.to_string())?.ok_or(GameError::NotFound)?;
     Ok((row, names_of(users)))
+}
+
+/// [`row_with_names`] on the calling HTTP worker's own connection, without
+/// a blocking thread (`DbPool::read_async`). `None`: not to be had now;
+/// read with [`row_with_names`] instead.
+pub async fn row_with_names_async(
+    pool: &DbPool,
+    id: Uuid,
+) -> Option<Result<(GameRow, Names), GameError>> {
+    let key = id.to_string();
+    let found = pool
+        .read_async(move |conn| {
+            Box::pin(async move { store::find_with_names_async(conn, &key).await })
+        })
+        .await?;
+    Some(match found {
+        Ok(Some((row, users))) => Ok((row, names_of(users))),
+        Ok(None) => Err(GameError::NotFound),
+        Err(error) => Err(error.into()),
+    })
 }

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView, Names};
 use super::error::GameError;
-use super::fetch::{load, load_with_names, row_with_names};
+use super::fetch::{load, load_with_names, row_with_names, row_with_names_async};
 use super::record::GameRecord;
 use super::{clock, Context};
 use crate::db::{self, DbConnection};
@@ -32,7 +33,9 @@ pub async fn view(
 /// encoded view is kept (`view_cache`) and sent again, without decoding the
 /// game, building or encoding its view, while the game is at the same
 /// version and shows the same usernames; the game is read either way (one
-/// statement).
+/// statement, on PostgreSQL without a blocking thread where the HTTP
+/// worker has a connection of its own: docs/storage.md, "Reads without a
+/// blocking thread").
 pub async fn view_json(
     ctx: &Context,
     game_id: Uuid,
@@ -47,7 +50,7 @@ pub async fn view_json(
             Some((body, row.version))
         }
     };
-    read_current_or_kept(ctx, game_id, kept, move |_, record, names| {
+    let build = move |record: &GameRecord, names: &Names| {
         let seat = viewer.and_then(|u| record.color_of(u));
         // One buffer that holds a view with its legal moves.
         let mut body = Vec::with_capacity(12 * 1024);
@@ -56,6 +59,17 @@ pub async fn view_json(
         let body = Bytes::from(body);
         views.put(record.id, seat, record.version, names, body.clone());
         Ok((body, record.version))
+    };
+    let now = ctx.clock.now();
+    if let Some(found) = row_with_names_async(&ctx.pool, game_id).await {
+        let (row, names) = found?;
+        if let Some(answer) = answer_row(&row, &names, now, &kept, |record| build(record, &names))?
+        {
+            return Ok(answer);
+        }
+    }
+    read_current_or_kept(ctx, game_id, kept, move |_, record, names| {
+        build(record, names)
     })
     .await
 }
@@ -76,9 +90,34 @@ where
     read_current_or_kept(ctx, game_id, |_: &GameRow, _: &Names| None, read).await
 }
 
-/// [`read_current`], but first offering the stored row to `kept`, which
-/// may answer from it without the game being decoded: only while the
-/// row's deadline is ahead (so the game cannot be overdue).
+/// What the stored `row` answers at `now`: `kept`'s answer, offered the
+/// row without decoding it while its deadline is ahead (so the game cannot
+/// be overdue), else `build`'s from the decoded game; `None` if the game is
+/// past its deadline (the clock must end it first).
+fn answer_row<T, K>(
+    row: &GameRow,
+    names: &Names,
+    now: DateTime<Utc>,
+    kept: &K,
+    build: impl FnOnce(&GameRecord) -> Result<T, GameError>,
+) -> Result<Option<T>, GameError>
+where
+    K: Fn(&GameRow, &Names) -> Option<T>,
+{
+    if GameRecord::row_in_time(row, now) {
+        if let Some(answer) = kept(row, names) {
+            return Ok(Some(answer));
+        }
+    }
+    let record = GameRecord::from_row(row)?;
+    if record.is_overdue(now) {
+        return Ok(None);
+    }
+    build(&record).map(Some)
+}
+
+/// [`read_current`], but first offering the stored row to `kept` (as
+/// [`answer_row`] does).
 async fn read_current_or_kept<T, K, F>(
     ctx: &Context,
     game_id: Uuid,
@@ -94,16 +133,9 @@ where
     let first = read.clone();
     let fresh = move |conn: &mut DbConnection| {
         let (row, names) = row_with_names(conn, game_id)?;
-        if GameRecord::row_in_time(&row, now) {
-            if let Some(answer) = kept(&row, &names) {
-                return Ok(Some(answer));
-            }
-        }
-        let record = GameRecord::from_row(&row)?;
-        if record.is_overdue(now) {
-            return Ok::<_, GameError>(None);
-        }
-        first(conn, &record, &names).map(Some)
+        answer_row(&row, &names, now, &kept, |record| {
+            first(conn, record, &names)
+        })
     };
     if let Some(found) = db::run_as(&ctx.pool, fresh).await? {
         return Ok(found);

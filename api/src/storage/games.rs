@@ -545,36 +545,50 @@ pub fn find_with_names(
     conn: &mut DbConnection,
     id: &str,
 ) -> QueryResult<Option<(GameRow, UserNames)>> {
-    type Found = (
-        GameRow,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let query = GameWithNames {
-        id,
-        columns: <GameRow as Selectable<Pg>>::construct_selection(),
-    };
-    let found: Option<Found> = match conn {
+    let query = GameWithNames::of(id);
+    let found: Option<FoundWithNames> = match conn {
         DbConnection::Postgresql(pg) => query.get_result(pg).optional()?,
         DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
     };
-    Ok(found.map(
-        |(row, creator_name, red_name, blue_name, challenged_name)| {
-            let mut names = vec![(row.creator_id.clone(), creator_name)];
-            for (user, name) in [
-                (&row.red_user_id, red_name),
-                (&row.blue_user_id, blue_name),
-                (&row.challenged_user_id, challenged_name),
-            ] {
-                if let (Some(user), Some(name)) = (user, name) {
-                    names.push((user.clone(), name));
-                }
-            }
-            (row, names)
-        },
-    ))
+    Ok(found.map(with_names))
+}
+
+/// [`find_with_names`] on an HTTP worker's own PostgreSQL connection
+/// (`db::DbPool::read_async`): the same statement.
+pub async fn find_with_names_async(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: &str,
+) -> QueryResult<Option<(GameRow, UserNames)>> {
+    let found: Option<FoundWithNames> =
+        diesel_async::RunQueryDsl::get_result(GameWithNames::of(id), conn)
+            .await
+            .optional()?;
+    Ok(found.map(with_names))
+}
+
+/// A row of [`GameWithNames`]: the game, then the usernames of its
+/// creator, red and blue players and challenged user.
+type FoundWithNames = (
+    GameRow,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+fn with_names(found: FoundWithNames) -> (GameRow, UserNames) {
+    let (row, creator_name, red_name, blue_name, challenged_name) = found;
+    let mut names = vec![(row.creator_id.clone(), creator_name)];
+    for (user, name) in [
+        (&row.red_user_id, red_name),
+        (&row.blue_user_id, blue_name),
+        (&row.challenged_user_id, challenged_name),
+    ] {
+        if let (Some(user), Some(name)) = (user, name) {
+            names.push((user.clone(), name));
+        }
+    }
+    (row, names)
 }
 
 /// [`find_with_names`]'s statement: the game's columns of [`GameRow`], then
@@ -585,6 +599,15 @@ struct GameWithNames<'a> {
 }
 
 prepared_statement!(GameWithNames);
+
+impl<'a> GameWithNames<'a> {
+    fn of(id: &'a str) -> Self {
+        GameWithNames {
+            id,
+            columns: <GameRow as Selectable<Pg>>::construct_selection(),
+        }
+    }
+}
 
 /// The columns of [`GameRow`] (every column of `games` but the generated
 /// `finished_at`), the same on both backends.

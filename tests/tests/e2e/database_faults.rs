@@ -33,9 +33,35 @@ async fn app_through(proxy: &Proxy, database: TestDatabase, timeout: Duration) -
     .await
 }
 
+/// A game of `user`'s, viewed twice, so that the HTTP workers hold read
+/// connections of their own when the fault starts.
+async fn viewed_game(app: &TestApp, user: &TestUser) -> String {
+    let create = json!({"variant": "classic", "color": "red", "days_per_move": 3});
+    let created = app
+        .post_json("/api/v1/games", Some(&user.access_token), &create)
+        .await;
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let id = created.json::<serde_json::Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for _ in 0..2 {
+        let view = app
+            .get(&format!("/api/v1/games/{id}"), Some(&user.access_token))
+            .await;
+        assert_eq!(view.status(), StatusCode::OK);
+    }
+    id
+}
+
 /// The answers to requests sent together while the fault holds: a move's
-/// worth of reads and writes, and the readiness probe.
-async fn requests_during_fault(app: &TestApp, user: &TestUser) -> Vec<(String, reqwest::Response)> {
+/// worth of reads and writes, a game's view (read on a worker's own
+/// connection while the database answers) and the readiness probe.
+async fn requests_during_fault(
+    app: &TestApp,
+    user: &TestUser,
+    game: &str,
+) -> Vec<(String, reqwest::Response)> {
     let client = reqwest::Client::builder()
         .timeout(ANSWER_DEADLINE)
         .build()
@@ -56,14 +82,16 @@ async fn requests_during_fault(app: &TestApp, user: &TestUser) -> Vec<(String, r
         }
     };
     let create = json!({"variant": "classic", "color": "red", "days_per_move": 3});
-    let (a, b, c, d, e) = tokio::join!(
+    let view = format!("/api/v1/games/{game}");
+    let (a, b, c, d, e, f) = tokio::join!(
         send(reqwest::Method::GET, "/readyz", None),
         send(reqwest::Method::GET, "/api/v1/me", None),
         send(reqwest::Method::GET, "/api/v1/games", None),
         send(reqwest::Method::POST, "/api/v1/games", Some(create.clone())),
         send(reqwest::Method::POST, "/api/v1/games", Some(create)),
+        send(reqwest::Method::GET, &view, None),
     );
-    vec![a, b, c, d, e]
+    vec![a, b, c, d, e, f]
 }
 
 async fn assert_all_unavailable(answers: Vec<(String, reqwest::Response)>) {
@@ -109,13 +137,14 @@ postgres_tests! {
         let app = app_through(&proxy, database, Duration::from_secs(1)).await;
         let user = app.register_user("ann").await;
         assert_eq!(app.get("/readyz", None).await.status(), StatusCode::OK);
+        let game = viewed_game(&app, &user).await;
 
         proxy.freeze();
-        let answers = requests_during_fault(&app, &user).await;
+        let answers = requests_during_fault(&app, &user, &game).await;
         assert_all_unavailable(answers).await;
         // A second round, while the first round's connections are still
         // stuck in their statements.
-        assert_all_unavailable(requests_during_fault(&app, &user).await).await;
+        assert_all_unavailable(requests_during_fault(&app, &user, &game).await).await;
 
         proxy.restore().await;
         assert_recovers(&app, &user).await;
@@ -144,12 +173,13 @@ postgres_tests! {
         let proxy = Proxy::to_server_of(admin_url).await;
         let app = app_through(&proxy, database, Duration::from_secs(30)).await;
         let user = app.register_user("ann").await;
+        let game = viewed_game(&app, &user).await;
 
         proxy.refuse().await;
         // The first round finds the pooled connections dead, the second an
         // empty pool.
-        assert_all_unavailable(requests_during_fault(&app, &user).await).await;
-        assert_all_unavailable(requests_during_fault(&app, &user).await).await;
+        assert_all_unavailable(requests_during_fault(&app, &user, &game).await).await;
+        assert_all_unavailable(requests_during_fault(&app, &user, &game).await).await;
 
         proxy.restore().await;
         assert_recovers(&app, &user).await;

@@ -341,6 +341,12 @@ impl TestApp {
         api::db::statements_sent(&self.database.url())
     }
 
+    /// The part of [`TestApp::statements_sent`] sent by the HTTP workers on
+    /// their own connections (reads without a blocking thread).
+    pub fn statements_sent_async(&self) -> u64 {
+        api::db::statements_sent_async(&self.database.url())
+    }
+
     /// The part of [`TestApp::statements_sent`] sent by SQLite's writing
     /// connection.
     pub fn statements_sent_by_writer(&self) -> u64 {

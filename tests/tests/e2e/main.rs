@@ -35,6 +35,7 @@ mod process;
 mod proxy;
 mod races;
 mod ratings;
+mod reads;
 mod records;
 mod reminders;
 mod sessions;

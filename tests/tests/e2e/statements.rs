@@ -36,8 +36,17 @@ backend_tests! {
             play_random(&app, &mut game, seed, 1).await;
         }
         let user = game.user(game.local.turn()).clone();
+        let async_before = app.statements_sent_async();
         let (view_cost, view) = counted(&app, game_view(&app, &game.id, &user)).await;
         assert_eq!(view["version"], game.version);
+        // On PostgreSQL the HTTP worker reads it on a connection of its
+        // own, without a blocking thread (docs/storage.md, "Reads without
+        // a blocking thread"); SQLite has no such connections.
+        let view_async = app.statements_sent_async() - async_before;
+        match app.backend {
+            Backend::Postgres => assert_eq!(view_async, view_cost, "the view used the pool"),
+            Backend::Sqlite => assert_eq!(view_async, 0),
+        }
         let m = game.local.legal_moves()[0];
         let writer_before = app.statements_sent_by_writer();
         let (move_cost, answer) = counted(&app, play(&app, &mut game, m, None)).await;

@@ -1,0 +1,431 @@
+//! Reads on PostgreSQL that take no blocking thread (docs/storage.md,
+//! "Reads without a blocking thread").
+//!
+//! A read through the pool ([`super::run_as`]) hands its work to a blocking
+//! thread, which wakes, sends the statement, sleeps until the answer and
+//! wakes the HTTP worker again: two thread switches a request beside the
+//! round trip itself, and on two cores they cost more than the statement.
+//! Here the HTTP worker sends the statement itself, on an asynchronous
+//! connection of its own, and goes on serving other requests until the
+//! answer arrives.
+//!
+//! Each HTTP worker thread keeps its own connections (at most
+//! `per_thread`, opened on first use and kept while they work), so a
+//! connection and the task that drives it live on one thread and no read
+//! crosses threads. When none is idle and the bound is reached, when
+//! opening one failed a moment ago, or outside an HTTP worker, there is no
+//! asynchronous read: the caller uses the pool, as every other statement
+//! does. A connection that fails is dropped and the read is left to the
+//! pool, which answers it (or says the database is unavailable) as
+//! before. These connections carry no TLS, so they are used only where the
+//! pool's own connections would carry none either or where TLS would guard
+//! nothing: `sslmode=disable`, or the default `prefer` to a loopback
+//! address or a Unix socket.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use diesel::connection::InstrumentationEvent;
+use diesel::QueryResult;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use tokio::sync::oneshot;
+use tokio_postgres::config::{Host, SslMode};
+
+use super::{BoxError, StoreError};
+
+/// The `application_name` of these connections, unless the URL names one.
+pub const APPLICATION_NAME: &str = "stratego-api reads";
+
+/// How long a thread opens no new connection after opening one failed.
+const RETRY_AFTER: Duration = Duration::from_secs(30);
+
+/// The future a read's work returns: it borrows the connection.
+pub type ReadFuture<'c, T> = Pin<Box<dyn Future<Output = QueryResult<T>> + Send + 'c>>;
+
+/// The asynchronous reads of one database: how to open a connection, how
+/// many each thread may keep, and what bounds a read.
+#[derive(Debug)]
+pub(super) struct AsyncReads {
+    /// Tells this database's connections apart from another's on the same
+    /// thread (tests run several servers in one process).
+    id: u64,
+    config: tokio_postgres::Config,
+    per_thread: usize,
+    timeout: Duration,
+    /// The pool's statement counter, and this path's own.
+    counters: [Arc<AtomicU64>; 2],
+}
+
+impl AsyncReads {
+    /// Reads for the PostgreSQL database at `url`, or why there are none:
+    /// a URL this client cannot read (a libpq-only parameter), or one that
+    /// wants TLS.
+    pub(super) fn new(
+        url: &str,
+        per_thread: usize,
+        timeout: Duration,
+        counters: [Arc<AtomicU64>; 2],
+    ) -> Result<Self, String> {
+        static IDS: AtomicU64 = AtomicU64::new(0);
+        let mut config = tokio_postgres::Config::from_str(url)
+            .map_err(|e| format!("the URL is not understood here ({e})"))?;
+        if !plain_text_is_fine(&config) {
+            return Err("the database is reached over TLS".to_owned());
+        }
+        // The same bounds as the pool's connections (`postgres_url`); a
+        // parameter the URL sets is kept.
+        let given = |key: &str| {
+            url.split_once('?')
+                .is_some_and(|(_, q)| q.split('&').any(|p| p.split('=').next() == Some(key)))
+        };
+        let seconds = timeout.as_secs().max(1);
+        if !given("connect_timeout") {
+            config.connect_timeout(Duration::from_secs(seconds));
+        }
+        if !given("keepalives") {
+            config.keepalives(true);
+        }
+        if !given("keepalives_idle") {
+            config.keepalives_idle(Duration::from_secs(seconds));
+        }
+        if !given("keepalives_interval") {
+            config.keepalives_interval(Duration::from_secs(1));
+        }
+        if !given("keepalives_retries") {
+            config.keepalives_retries(3);
+        }
+        if !given("tcp_user_timeout") {
+            config.tcp_user_timeout(Duration::from_secs(seconds));
+        }
+        // What an operator sees in `pg_stat_activity`.
+        if !given("application_name") {
+            config.application_name(APPLICATION_NAME);
+        }
+        Ok(AsyncReads {
+            id: IDS.fetch_add(1, Ordering::Relaxed),
+            config,
+            per_thread,
+            timeout,
+            counters,
+        })
+    }
+
+    /// Runs `work` on one of this thread's connections, bounded by the
+    /// pool's timeout. `None`: no connection to be had now, or the read
+    /// failed on it; the caller reads through the pool instead.
+    pub(super) async fn read<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
+    where
+        F: for<'c> FnOnce(&'c mut AsyncPgConnection) -> ReadFuture<'c, T>,
+    {
+        if !on_worker_thread() {
+            return None;
+        }
+        let attempt = async {
+            let mut lease = self.lease().await?;
+            let conn = lease.conn.as_mut()?;
+            match work(conn).await {
+                Ok(found) => {
+                    lease.done = true;
+                    Some(found)
+                }
+                Err(error) => {
+                    tracing::debug!(%error, "an asynchronous read failed; the pool reads instead");
+                    None
+                }
+            }
+        };
+        match tokio::time::timeout(self.timeout, attempt).await {
+            Ok(found) => found.map(Ok),
+            Err(_elapsed) => Some(Err(StoreError::Unavailable(
+                format!(
+                    "the database did not answer within {} ms",
+                    self.timeout.as_millis()
+                )
+                .into(),
+            ))),
+        }
+    }
+
+    /// An idle connection of this thread, a new one under the bound, or,
+    /// with all of them in use, the next one given back (first come, first
+    /// served). `None` while opening one fails.
+    async fn lease(&self) -> Option<Lease> {
+        // Lives once, on one read's stack: boxing the connection would only
+        // add an allocation.
+        #[allow(clippy::large_enum_variant)]
+        enum Next {
+            Idle(AsyncPgConnection),
+            Open,
+            Wait(oneshot::Receiver<Handoff>),
+            Pool,
+        }
+        let next = with_slot(self.id, |slot| {
+            if let Some(conn) = slot.idle.pop() {
+                Next::Idle(conn)
+            } else if slot.retry_at.is_some_and(|at| Instant::now() < at) {
+                Next::Pool
+            } else if slot.open < self.per_thread {
+                slot.open += 1;
+                Next::Open
+            } else {
+                let (sender, receiver) = oneshot::channel();
+                slot.waiting.push_back(sender);
+                Next::Wait(receiver)
+            }
+        })?;
+        let conn = match next {
+            Next::Idle(conn) => Some(conn),
+            Next::Open => None,
+            // A read takes a fraction of a millisecond: waiting for a
+            // connection costs less than handing the read to a blocking
+            // thread. Bounded by the read's timeout.
+            Next::Wait(receiver) => {
+                let mut handoff = receiver.await.ok()?;
+                handoff.live = false;
+                handoff.conn.take()
+            }
+            Next::Pool => return None,
+        };
+        // From here the lease holds a place under the bound: a connection,
+        // or the right to open one.
+        let mut lease = Lease {
+            id: self.id,
+            conn,
+            done: false,
+        };
+        if lease.conn.is_none() {
+            let retrying = with_slot(self.id, |slot| {
+                slot.retry_at.is_some_and(|at| Instant::now() < at)
+            });
+            if retrying != Some(false) {
+                return None;
+            }
+            match self.open().await {
+                Ok(conn) => lease.conn = Some(conn),
+                Err(error) => {
+                    tracing::warn!(
+                        error = %super::one_line(&error.to_string()),
+                        "could not open an asynchronous read connection; reads use the pool for {} s",
+                        RETRY_AFTER.as_secs()
+                    );
+                    with_slot(self.id, |slot| {
+                        slot.retry_at = Some(Instant::now() + RETRY_AFTER)
+                    });
+                    return None;
+                }
+            }
+        }
+        Some(lease)
+    }
+
+    async fn open(&self) -> Result<AsyncPgConnection, BoxError> {
+        let (client, connection) = self.config.connect(tokio_postgres::NoTls).await?;
+        let mut conn =
+            AsyncPgConnection::try_from_client_and_connection(client, connection).await?;
+        // As the pool's connections: the server gives up on a statement
+        // after the request's bound (not counted: part of opening).
+        conn.batch_execute(&format!(
+            "SET statement_timeout = {}",
+            self.timeout.as_millis()
+        ))
+        .await?;
+        let counters = self.counters.clone();
+        conn.set_instrumentation(move |event: InstrumentationEvent<'_>| {
+            if let InstrumentationEvent::StartQuery { .. } = event {
+                for counter in &counters {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        });
+        Ok(conn)
+    }
+}
+
+/// A place under a thread's bound, held by one read: a connection, or
+/// (none yet) the right to open one. Given back when the read worked;
+/// else its connection is closed and only the place is given back (a read
+/// stopped half-way, its request gone, leaves a connection in an unknown
+/// state).
+struct Lease {
+    id: u64,
+    conn: Option<AsyncPgConnection>,
+    done: bool,
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let conn = self.conn.take();
+        let kept = if self.done { conn } else { None };
+        release(self.id, kept);
+    }
+}
+
+/// A place passed to a waiting read, with its connection if it has one.
+/// Dropped unreceived (the read gave up meanwhile), it passes on.
+struct Handoff {
+    id: u64,
+    conn: Option<AsyncPgConnection>,
+    /// Cleared once received (or returned by a failed send).
+    live: bool,
+}
+
+impl Drop for Handoff {
+    fn drop(&mut self) {
+        if self.live {
+            release(self.id, self.conn.take());
+        }
+    }
+}
+
+/// Gives a place back: to the first read still waiting, else (with its
+/// connection) to the idle ones, else (none) off the count.
+fn release(id: u64, mut conn: Option<AsyncPgConnection>) {
+    loop {
+        let waiter = with_slot(id, |slot| {
+            let waiter = slot.waiting.pop_front();
+            if waiter.is_none() {
+                match conn.take() {
+                    Some(conn) => slot.idle.push(conn),
+                    None => slot.open = slot.open.saturating_sub(1),
+                }
+            }
+            waiter
+        })
+        .flatten();
+        // No waiter, or this thread is ending (its connections with it).
+        let Some(waiter) = waiter else {
+            return;
+        };
+        let handoff = Handoff {
+            id,
+            conn: conn.take(),
+            live: true,
+        };
+        match waiter.send(handoff) {
+            Ok(()) => return,
+            Err(mut back) => {
+                back.live = false;
+                conn = back.conn.take();
+            }
+        }
+    }
+}
+
+/// One thread's connections to one database.
+#[derive(Default)]
+struct Slot {
+    idle: Vec<AsyncPgConnection>,
+    /// Places taken: connections idle and in use, and reads opening one.
+    open: usize,
+    retry_at: Option<Instant>,
+    /// Reads waiting for a place, first come first served.
+    waiting: VecDeque<oneshot::Sender<Handoff>>,
+}
+
+thread_local! {
+    static SLOTS: RefCell<HashMap<u64, Slot>> = RefCell::new(HashMap::new());
+}
+
+/// `f` on this thread's slot for database `id`; `None` once the thread is
+/// ending.
+fn with_slot<R>(id: u64, f: impl FnOnce(&mut Slot) -> R) -> Option<R> {
+    SLOTS
+        .try_with(|slots| f(slots.borrow_mut().entry(id).or_default()))
+        .ok()
+}
+
+/// Whether this thread runs a single-threaded runtime (as each HTTP worker
+/// does): only there does a read's future, and the task that drives its
+/// connection, stay on the thread whose connections it uses.
+fn on_worker_thread() -> bool {
+    tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread)
+}
+
+/// Whether a connection without TLS loses nothing the pool's would have:
+/// TLS is switched off, or only asked for where available (`prefer`, the
+/// default) and every host is this machine.
+fn plain_text_is_fine(config: &tokio_postgres::Config) -> bool {
+    match config.get_ssl_mode() {
+        SslMode::Disable => true,
+        SslMode::Prefer => {
+            let local = |host: &Host| match host {
+                Host::Tcp(name) => {
+                    name == "localhost" || IpAddr::from_str(name).is_ok_and(|ip| ip.is_loopback())
+                }
+                Host::Unix(_) => true,
+            };
+            let addresses_local = config.get_hostaddrs().iter().all(IpAddr::is_loopback);
+            !config.get_hosts().is_empty()
+                && config.get_hosts().iter().all(local)
+                && addresses_local
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn reads(url: &str) -> Result<AsyncReads, String> {
+        AsyncReads::new(url, 2, Duration::from_secs(3), Default::default())
+    }
+
+    #[test]
+    fn only_urls_where_tls_guards_nothing_read_without_it() {
+        for url in [
+            "postgres://app@127.0.0.1:5432/db",
+            "postgres://app@localhost/db",
+            "postgres://app@[::1]:5432/db",
+            "postgres://app@db.example:5432/db?sslmode=disable",
+            "postgres://app@127.0.0.1/db?sslmode=prefer",
+        ] {
+            assert!(reads(url).is_ok(), "{url}");
+        }
+        for url in [
+            "postgres://app@db.example:5432/db",
+            "postgres://app@127.0.0.1/db?sslmode=require",
+            "postgres://app@localhost,db.example/db",
+            // libpq's stricter modes are not understood here.
+            "postgres://app@127.0.0.1/db?sslmode=verify-full",
+        ] {
+            assert!(reads(url).is_err(), "{url}");
+        }
+    }
+
+    #[test]
+    fn the_pools_bounds_are_set_unless_the_url_sets_them() {
+        let set = reads("postgres://app@127.0.0.1/db").unwrap().config;
+        assert_eq!(set.get_connect_timeout(), Some(&Duration::from_secs(3)));
+        assert_eq!(set.get_tcp_user_timeout(), Some(&Duration::from_secs(3)));
+        assert!(set.get_keepalives());
+        assert_eq!(set.get_keepalives_idle(), Duration::from_secs(3));
+        assert_eq!(set.get_application_name(), Some(APPLICATION_NAME));
+        let kept = reads("postgres://app@127.0.0.1/db?connect_timeout=9")
+            .unwrap()
+            .config;
+        assert_eq!(kept.get_connect_timeout(), Some(&Duration::from_secs(9)));
+    }
+
+    #[test]
+    fn outside_an_http_worker_nothing_is_read() {
+        use futures_util::FutureExt as _;
+        let reads = reads("postgres://app@127.0.0.1:1/db").unwrap();
+        // No runtime at all: the read says at once that the pool must
+        // answer, and opens nothing.
+        let read = reads
+            .read(|conn| Box::pin(async move { conn.batch_execute("SELECT 1").await }))
+            .now_or_never();
+        assert!(matches!(read, Some(None)));
+        assert_eq!(with_slot(reads.id, |slot| slot.open), Some(0));
+    }
+}

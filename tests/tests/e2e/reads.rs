@@ -1,0 +1,131 @@
+//! Reads without a blocking thread (docs/storage.md): on PostgreSQL each
+//! HTTP worker reads games on connections of its own. These tests hold
+//! what a user relies on: a view is right whichever way it was read, a lost
+//! connection costs no failed request, the bound on connections holds, and
+//! the setting turns the path off.
+
+use domain::{Rules, Variant};
+use reqwest::StatusCode;
+
+use crate::harness::TestApp;
+use crate::support::*;
+
+/// Runs `sql` (one `bigint` column named `n`) on the test's database.
+async fn number(app: &TestApp, sql: &'static str) -> i64 {
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let pool = app.pool.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get().unwrap();
+        let api::db::DbConnection::Postgresql(pg) = &mut *conn else {
+            unreachable!("a PostgreSQL test")
+        };
+        diesel::sql_query(sql).get_result::<N>(pg).unwrap().n
+    })
+    .await
+    .unwrap()
+}
+
+/// The workers' read connections open now (their `application_name`).
+async fn read_connections(app: &TestApp) -> i64 {
+    number(
+        app,
+        "SELECT count(*)::bigint AS n FROM pg_stat_activity \
+         WHERE datname = current_database() AND application_name = 'stratego-api reads'",
+    )
+    .await
+}
+
+/// Ends the workers' read connections from the database's side, as an
+/// administrator or a restart would, and waits until they are gone.
+async fn kill_read_connections(app: &TestApp) {
+    number(
+        app,
+        "SELECT count(pg_terminate_backend(pid))::bigint AS n FROM pg_stat_activity \
+         WHERE datname = current_database() AND application_name = 'stratego-api reads'",
+    )
+    .await;
+    for _ in 0..100 {
+        if read_connections(app).await == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the read connections did not end");
+}
+
+postgres_tests! {
+    /// A connection the database ended is found on the next read: that
+    /// view is read through the pool instead and shows the game as it is
+    /// now; the read after it opens a new connection of the worker's own.
+    async fn a_lost_read_connection_costs_no_failed_view(app) {
+        let (red, blue) = two_users(&app, "lost").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
+        let user = game.red.clone();
+        let before = app.statements_sent_async();
+        assert_eq!(game_view(&app, &game.id, &user).await["version"], game.version);
+        assert_eq!(app.statements_sent_async() - before, 1);
+        assert!(read_connections(&app).await >= 1);
+
+        kill_read_connections(&app).await;
+        // The game moves on meanwhile (moves are written through the pool).
+        play_random(&app, &mut game, 9, 2).await;
+        for _ in 0..4 {
+            let answer = app
+                .get(&format!("/api/v1/games/{}", game.id), Some(&user.access_token))
+                .await;
+            assert_eq!(answer.status(), StatusCode::OK);
+            let view: serde_json::Value = answer.json().await.unwrap();
+            assert_eq!(view["version"], game.version, "{view}");
+        }
+        // New connections were opened, and they read.
+        let before = app.statements_sent_async();
+        assert_eq!(game_view(&app, &game.id, &user).await["version"], game.version);
+        assert_eq!(app.statements_sent_async() - before, 1, "the view used the pool");
+        assert!(read_connections(&app).await >= 1);
+    }
+
+    /// At most `DATABASE_READ_CONNECTIONS` a worker, however many views
+    /// come at once: the others are read through the pool, and all answer.
+    async fn the_read_connections_stay_within_their_bound(app, config = |c| {
+        c.database_read_connections = 1;
+    }) {
+        let (red, blue) = two_users(&app, "bound").await;
+        let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 6).await;
+        let before = app.statements_sent_async();
+        let mut views = tokio::task::JoinSet::new();
+        for i in 0..48 {
+            let user = if i % 2 == 0 { &game.red } else { &game.blue };
+            let request = app
+                .client
+                .get(app.url(&format!("/api/v1/games/{}", game.id)))
+                .bearer_auth(&user.access_token);
+            views.spawn(async move { request.send().await.unwrap().status() });
+        }
+        while let Some(status) = views.join_next().await {
+            assert_eq!(status.unwrap(), StatusCode::OK);
+        }
+        assert!(app.statements_sent_async() > before, "no view used a read connection");
+        let open = read_connections(&app).await;
+        // Two workers (`test_config`), one connection each at most.
+        assert!((1..=2).contains(&open), "{open} read connections");
+    }
+
+    /// `DATABASE_READ_CONNECTIONS=0`: views are read through the pool, and
+    /// no read connection is opened.
+    async fn no_read_connections_when_switched_off(app, config = |c| {
+        c.database_read_connections = 0;
+    }) {
+        let (red, blue) = two_users(&app, "off").await;
+        let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 7).await;
+        let (before, async_before) = (app.statements_sent(), app.statements_sent_async());
+        assert_eq!(game_view(&app, &game.id, &game.blue).await["version"], game.version);
+        assert_eq!(app.statements_sent() - before, 1);
+        assert_eq!(app.statements_sent_async(), async_before);
+        assert_eq!(read_connections(&app).await, 0);
+    }
+}
