@@ -137,6 +137,10 @@ start_server() { # $1: DATABASE_URL, $2: name of the run
     local port attempt
     for attempt in 1 2 3 4 5; do
         port=$((20000 + RANDOM % 20000))
+        # Without the PG... variables exported above for psql and pgbench:
+        # the server takes everything from DATABASE_URL (with one of them
+        # set, its reads of games would use the pool: docs/storage.md).
+        env -u PGHOST -u PGPORT -u PGUSER \
         DATABASE_URL="$1" BIND_ADDRESS="127.0.0.1:$port" \
             JWT_SECRET="bench-secret-bench-secret-bench-secret-0123" \
             REGISTER_RATE_LIMIT=100000 LOGIN_RATE_LIMIT=100000 \

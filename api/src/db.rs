@@ -66,9 +66,15 @@ impl DbPool {
     }
 
     /// This pool, with reads that take no blocking thread on PostgreSQL:
-    /// each HTTP worker keeps up to `per_worker` connections of its own
-    /// (0: none). Says in the log which way reads go, and why.
-    pub fn with_async_reads(mut self, database: &DatabaseUrl, per_worker: usize) -> Self {
+    /// each of the `workers` HTTP workers keeps up to `per_worker`
+    /// connections of its own (0: none), beside the pool's. Says in the
+    /// log which way reads go, and why.
+    pub fn with_async_reads(
+        mut self,
+        database: &DatabaseUrl,
+        workers: usize,
+        per_worker: usize,
+    ) -> Self {
         let DatabaseUrl::Postgres(url) = database else {
             return self;
         };
@@ -85,7 +91,10 @@ impl DbPool {
             Ok(reads) => {
                 tracing::info!(
                     per_worker,
-                    "reads of games run on each HTTP worker's own connections"
+                    workers,
+                    at_most = workers * per_worker,
+                    pool = self.pool.max_size(),
+                    "reads of games run on each HTTP worker's own connections, beside the pool's"
                 );
                 self.reads = Some(Arc::new(reads));
             }

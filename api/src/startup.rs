@@ -76,7 +76,13 @@ impl Application {
             config.sqlite_synchronous,
         )
         .map_err(&db_error)?
-        .with_async_reads(&config.database, config.database_read_connections as usize);
+        .with_async_reads(
+            &config.database,
+            config.workers.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            }),
+            config.database_read_connections as usize,
+        );
         let migration_pool = pool.clone();
         let applied = web::block(move || -> Result<usize, BoxError> {
             let mut conn = migration_pool.get()?;

@@ -12,15 +12,19 @@
 //! Each HTTP worker thread keeps its own connections (at most
 //! `per_thread`, opened on first use and kept while they work), so a
 //! connection and the task that drives it live on one thread and no read
-//! crosses threads. When none is idle and the bound is reached, when
-//! opening one failed a moment ago, or outside an HTTP worker, there is no
-//! asynchronous read: the caller uses the pool, as every other statement
-//! does. A connection that fails is dropped and the read is left to the
-//! pool, which answers it (or says the database is unavailable) as
-//! before. These connections carry no TLS, so they are used only where the
-//! pool's own connections would carry none either or where TLS would guard
-//! nothing: `sslmode=disable`, or the default `prefer` to a loopback
-//! address or a Unix socket.
+//! crosses threads. With all of them in use a read waits for the next one
+//! given back, first come first served, unless [`WAITING_PER_CONNECTION`]
+//! reads a connection wait already (a database slower than usual): then,
+//! as when opening one failed a moment ago or outside an HTTP worker, there
+//! is no asynchronous read and the caller uses the pool, as every other
+//! statement does. A connection that fails at once is dropped and the read
+//! is left to the pool, which answers it (or says the database is
+//! unavailable) as before; one that fails later answers "unavailable"
+//! itself, so that no read waits much past its bound. These connections
+//! carry no TLS, so they are used only where TLS would guard nothing:
+//! `sslmode=disable`, or the default `prefer` to a loopback address or a
+//! Unix socket; and only where libpq and this client read the same
+//! settings (no `PG...` variable in the environment).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -42,6 +46,33 @@ use super::{BoxError, StoreError};
 
 /// The `application_name` of these connections, unless the URL names one.
 pub const APPLICATION_NAME: &str = "stratego-api reads";
+
+/// How many reads may wait for each of a thread's connections before the
+/// next read goes to the pool instead.
+pub const WAITING_PER_CONNECTION: usize = 8;
+
+/// The variables of the environment that libpq reads for a connection and
+/// this client does not: with any of them set, the two could reach
+/// different servers or as different users, so reads use the pool.
+const LIBPQ_ENVIRONMENT: &[&str] = &[
+    "PGHOST",
+    "PGHOSTADDR",
+    "PGPORT",
+    "PGDATABASE",
+    "PGUSER",
+    "PGPASSWORD",
+    "PGPASSFILE",
+    "PGSERVICE",
+    "PGSERVICEFILE",
+    "PGOPTIONS",
+    "PGSSLMODE",
+    "PGREQUIRESSL",
+    "PGSSLCERT",
+    "PGSSLKEY",
+    "PGSSLROOTCERT",
+    "PGGSSENCMODE",
+    "PGTARGETSESSIONATTRS",
+];
 
 /// How long a thread opens no new connection after opening one failed.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
@@ -74,20 +105,38 @@ impl AsyncReads {
         counters: [Arc<AtomicU64>; 2],
     ) -> Result<Self, String> {
         static IDS: AtomicU64 = AtomicU64::new(0);
-        let mut config = tokio_postgres::Config::from_str(url)
+        if let Some(set) = libpq_variable(|name| std::env::var_os(name).is_some()) {
+            return Err(format!("{set} is set in the environment"));
+        }
+        let (understood, libpq_only) = split_libpq_only(url);
+        let mut config = tokio_postgres::Config::from_str(&understood)
             .map_err(|e| format!("the URL is not understood here ({e})"))?;
         if !plain_text_is_fine(&config) {
-            return Err("the database is reached over TLS".to_owned());
+            return Err("the database may be reached over TLS".to_owned());
+        }
+        // Two parameters libpq spells or counts otherwise.
+        for (key, value) in libpq_only {
+            let number: u64 = value
+                .parse()
+                .map_err(|_| format!("{key}={value} is not a number"))?;
+            match key.as_str() {
+                "tcp_user_timeout" => config.tcp_user_timeout(Duration::from_millis(number)),
+                _ => config.keepalives_retries(number.try_into().unwrap_or(u32::MAX)),
+            };
         }
         // The same bounds as the pool's connections (`postgres_url`); a
         // parameter the URL sets is kept.
         let given = |key: &str| {
-            url.split_once('?')
-                .is_some_and(|(_, q)| q.split('&').any(|p| p.split('=').next() == Some(key)))
+            key == "keepalives_retries" && url.contains("keepalives_count=")
+                || url
+                    .split_once('?')
+                    .is_some_and(|(_, q)| q.split('&').any(|p| p.split('=').next() == Some(key)))
         };
         let seconds = timeout.as_secs().max(1);
         if !given("connect_timeout") {
-            config.connect_timeout(Duration::from_secs(seconds));
+            // Opening a connection takes at most half of a read's bound
+            // (`read`), per address tried.
+            config.connect_timeout(timeout / 2);
         }
         if !given("keepalives") {
             config.keepalives(true);
@@ -127,6 +176,7 @@ impl AsyncReads {
         if !on_worker_thread() {
             return None;
         }
+        let started = Instant::now();
         let attempt = async {
             let mut lease = self.lease().await?;
             let conn = lease.conn.as_mut()?;
@@ -141,15 +191,21 @@ impl AsyncReads {
                 }
             }
         };
+        let unavailable = |what: &str| {
+            Some(Err(StoreError::Unavailable(
+                format!("{what} within {} ms", self.timeout.as_millis()).into(),
+            )))
+        };
         match tokio::time::timeout(self.timeout, attempt).await {
-            Ok(found) => found.map(Ok),
-            Err(_elapsed) => Some(Err(StoreError::Unavailable(
-                format!(
-                    "the database did not answer within {} ms",
-                    self.timeout.as_millis()
-                )
-                .into(),
-            ))),
+            Ok(Some(found)) => Some(Ok(found)),
+            // Failed at once (a connection the database ended, opening
+            // refused, none to be had): the pool reads, within its own
+            // bound.
+            Ok(None) if started.elapsed() <= self.timeout / 10 => None,
+            // Failed late: read again through the pool, the request could
+            // wait up to twice its bound; it is answered "unavailable".
+            Ok(None) => unavailable("the read did not succeed"),
+            Err(_elapsed) => unavailable("the database did not answer"),
         }
     }
 
@@ -174,6 +230,8 @@ impl AsyncReads {
             } else if slot.open < self.per_thread {
                 slot.open += 1;
                 Next::Open
+            } else if slot.waiting.len() >= self.per_thread * WAITING_PER_CONNECTION {
+                Next::Pool
             } else {
                 let (sender, receiver) = oneshot::channel();
                 slot.waiting.push_back(sender);
@@ -207,7 +265,10 @@ impl AsyncReads {
             if retrying != Some(false) {
                 return None;
             }
-            match self.open().await {
+            let opened = tokio::time::timeout(self.timeout / 2, self.open())
+                .await
+                .unwrap_or_else(|_| Err("opening took half of the read's bound".into()));
+            match opened {
                 Ok(conn) => lease.conn = Some(conn),
                 Err(error) => {
                     tracing::warn!(
@@ -349,6 +410,37 @@ fn on_worker_thread() -> bool {
         .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread)
 }
 
+/// The first of [`LIBPQ_ENVIRONMENT`] that `is_set`.
+fn libpq_variable(is_set: impl Fn(&str) -> bool) -> Option<&'static str> {
+    LIBPQ_ENVIRONMENT.iter().copied().find(|name| is_set(name))
+}
+
+/// `url` without the parameters that libpq and this client read
+/// differently (`tcp_user_timeout` in milliseconds, `keepalives_count`),
+/// and those parameters.
+fn split_libpq_only(url: &str) -> (String, Vec<(String, String)>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_owned(), Vec::new());
+    };
+    let (taken, kept): (Vec<&str>, Vec<&str>) = query.split('&').partition(|p| {
+        matches!(
+            p.split('=').next(),
+            Some("tcp_user_timeout" | "keepalives_count")
+        )
+    });
+    let taken = taken
+        .into_iter()
+        .filter_map(|p| p.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    let url = if kept.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    (url, taken)
+}
+
 /// Whether a connection without TLS loses nothing the pool's would have:
 /// TLS is switched off, or only asked for where available (`prefer`, the
 /// default) and every host is this machine.
@@ -405,15 +497,44 @@ mod tests {
     #[test]
     fn the_pools_bounds_are_set_unless_the_url_sets_them() {
         let set = reads("postgres://app@127.0.0.1/db").unwrap().config;
-        assert_eq!(set.get_connect_timeout(), Some(&Duration::from_secs(3)));
         assert_eq!(set.get_tcp_user_timeout(), Some(&Duration::from_secs(3)));
         assert!(set.get_keepalives());
         assert_eq!(set.get_keepalives_idle(), Duration::from_secs(3));
         assert_eq!(set.get_application_name(), Some(APPLICATION_NAME));
+        assert_eq!(
+            set.get_connect_timeout(),
+            Some(&Duration::from_millis(1500))
+        );
         let kept = reads("postgres://app@127.0.0.1/db?connect_timeout=9")
             .unwrap()
             .config;
         assert_eq!(kept.get_connect_timeout(), Some(&Duration::from_secs(9)));
+        // libpq's spelling and units, as the pool reads them.
+        let libpq = reads(
+            "postgres://app@127.0.0.1/db?tcp_user_timeout=2500&keepalives_count=7&keepalives=1",
+        )
+        .unwrap()
+        .config;
+        assert_eq!(
+            libpq.get_tcp_user_timeout(),
+            Some(&Duration::from_millis(2500))
+        );
+        assert_eq!(libpq.get_keepalives_retries(), Some(7));
+    }
+
+    #[test]
+    fn a_libpq_variable_in_the_environment_is_found() {
+        assert_eq!(libpq_variable(|_| false), None);
+        assert_eq!(
+            libpq_variable(|name| name == "PGPASSWORD"),
+            Some("PGPASSWORD")
+        );
+        assert_eq!(
+            libpq_variable(|name| name == "PGSSLMODE"),
+            Some("PGSSLMODE")
+        );
+        // Not libpq's.
+        assert_eq!(libpq_variable(|name| name == "PGDATA"), None);
     }
 
     #[test]

@@ -90,7 +90,8 @@ postgres_tests! {
     }
 
     /// At most `DATABASE_READ_CONNECTIONS` a worker, however many views
-    /// come at once: the others are read through the pool, and all answer.
+    /// come at once: the others wait for one (or, past the queue's bound,
+    /// are read through the pool), and all answer.
     async fn the_read_connections_stay_within_their_bound(app, config = |c| {
         c.database_read_connections = 1;
     }) {
