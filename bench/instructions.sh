@@ -55,7 +55,9 @@ for backend in $BACKENDS; do
     else
         url="sqlite://$dir/bench.db"
     fi
-    (cd "$dir" && exec env DATABASE_URL="$url" BIND_ADDRESS="$ADDRESS" \
+    # Without the PG... variables exported above for psql: the server reads
+    # DATABASE_URL alone (docs/storage.md, "Reads without a blocking thread").
+    (cd "$dir" && exec env -u PGHOST -u PGPORT -u PGUSER DATABASE_URL="$url" BIND_ADDRESS="$ADDRESS" \
         JWT_SECRET=instructions-secret-instructions-secret-01 \
         REGISTER_RATE_LIMIT=100000 LOGIN_RATE_LIMIT=100000 \
         valgrind -q --tool=callgrind --dump-instr=no --collect-atstart=yes \

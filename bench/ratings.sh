@@ -88,7 +88,9 @@ if [ -z "${REUSE_DB:-}" ]; then
 fi
 URL="postgres://$PGUSER@$PGHOST:$PGPORT/$DB"
 PORT=$((20000 + RANDOM % 20000))
-DATABASE_URL="$URL" BIND_ADDRESS="127.0.0.1:$PORT" \
+# Without the PG... variables exported above for psql: the server reads
+# DATABASE_URL alone (docs/storage.md, "Reads without a blocking thread").
+env -u PGHOST -u PGPORT -u PGUSER DATABASE_URL="$URL" BIND_ADDRESS="127.0.0.1:$PORT" \
     JWT_SECRET="bench-secret-bench-secret-bench-secret-0123" \
     REGISTER_RATE_LIMIT=1000 "$API" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!

@@ -82,6 +82,10 @@ impl DbPool {
             tracing::info!("reads of games use the pool (DATABASE_READ_CONNECTIONS=0)");
             return self;
         }
+        if let Some(why) = reads::environment_refuses() {
+            tracing::info!(why, "reads of games use the pool");
+            return self;
+        }
         let counters = [
             statement_counter(database, Counted::Pool),
             statement_counter(database, Counted::Async),
@@ -93,7 +97,8 @@ impl DbPool {
                     per_worker,
                     workers,
                     at_most = workers * per_worker,
-                    pool = self.pool.max_size(),
+                    // The pool's, the events' LISTEN connection, these.
+                    connections_in_all = self.pool.max_size() as usize + 1 + workers * per_worker,
                     "reads of games run on each HTTP worker's own connections, beside the pool's"
                 );
                 self.reads = Some(Arc::new(reads));
@@ -106,9 +111,10 @@ impl DbPool {
     /// Runs the read `work` on the calling HTTP worker's own connection,
     /// bounded as [`run_as`] is, without a blocking thread
     /// (docs/storage.md, "Reads without a blocking thread"). `None`: there
-    /// is no such connection to be had now (SQLite, switched off, all in
-    /// use, not an HTTP worker) or the read failed on it; the caller reads
-    /// with [`run_as`] instead, which also reports any failure.
+    /// is no such connection to be had now (SQLite, switched off, too many
+    /// reads waiting for one, opening one failed lately, not an HTTP
+    /// worker) or the read failed on it at once; the caller reads with
+    /// [`run_as`] instead, which also reports any failure.
     pub async fn read_async<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
     where
         F: for<'c> FnOnce(&'c mut diesel_async::AsyncPgConnection) -> ReadFuture<'c, T>,

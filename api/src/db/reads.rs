@@ -51,28 +51,13 @@ pub const APPLICATION_NAME: &str = "stratego-api reads";
 /// next read goes to the pool instead.
 pub const WAITING_PER_CONNECTION: usize = 8;
 
-/// The variables of the environment that libpq reads for a connection and
-/// this client does not: with any of them set, the two could reach
-/// different servers or as different users, so reads use the pool.
-const LIBPQ_ENVIRONMENT: &[&str] = &[
-    "PGHOST",
-    "PGHOSTADDR",
-    "PGPORT",
-    "PGDATABASE",
-    "PGUSER",
-    "PGPASSWORD",
-    "PGPASSFILE",
-    "PGSERVICE",
-    "PGSERVICEFILE",
-    "PGOPTIONS",
-    "PGSSLMODE",
-    "PGREQUIRESSL",
-    "PGSSLCERT",
-    "PGSSLKEY",
-    "PGSSLROOTCERT",
-    "PGGSSENCMODE",
-    "PGTARGETSESSIONATTRS",
-];
+/// The one `PG...` variable of the environment known not to be libpq's
+/// (the server's data directory). libpq reads many others for a
+/// connection (server, user, password, TLS, peer and authentication
+/// checks, ...) and this client none: with any of them set, the two could
+/// reach different servers, or the same one under other rules, so reads
+/// use the pool.
+const NOT_LIBPQ: &[&str] = &["PGDATA"];
 
 /// How long a thread opens no new connection after opening one failed.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
@@ -105,9 +90,6 @@ impl AsyncReads {
         counters: [Arc<AtomicU64>; 2],
     ) -> Result<Self, String> {
         static IDS: AtomicU64 = AtomicU64::new(0);
-        if let Some(set) = libpq_variable(|name| std::env::var_os(name).is_some()) {
-            return Err(format!("{set} is set in the environment"));
-        }
         let (understood, libpq_only) = split_libpq_only(url);
         let mut config = tokio_postgres::Config::from_str(&understood)
             .map_err(|e| format!("the URL is not understood here ({e})"))?;
@@ -121,16 +103,24 @@ impl AsyncReads {
                 .map_err(|_| format!("{key}={value} is not a number"))?;
             match key.as_str() {
                 "tcp_user_timeout" => config.tcp_user_timeout(Duration::from_millis(number)),
-                _ => config.keepalives_retries(number.try_into().unwrap_or(u32::MAX)),
+                _ => config.keepalives_retries(
+                    i32::try_from(number)
+                        .ok()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| format!("{key}={value} is too large"))?,
+                ),
             };
         }
         // The same bounds as the pool's connections (`postgres_url`); a
         // parameter the URL sets is kept.
         let given = |key: &str| {
-            key == "keepalives_retries" && url.contains("keepalives_count=")
-                || url
-                    .split_once('?')
-                    .is_some_and(|(_, q)| q.split('&').any(|p| p.split('=').next() == Some(key)))
+            url.split_once('?').is_some_and(|(_, q)| {
+                q.split('&').any(|p| {
+                    let name = p.split('=').next();
+                    name == Some(key)
+                        || key == "keepalives_retries" && name == Some("keepalives_count")
+                })
+            })
         };
         let seconds = timeout.as_secs().max(1);
         if !given("connect_timeout") {
@@ -168,7 +158,8 @@ impl AsyncReads {
 
     /// Runs `work` on one of this thread's connections, bounded by the
     /// pool's timeout. `None`: no connection to be had now, or the read
-    /// failed on it; the caller reads through the pool instead.
+    /// failed on it within a tenth of the bound; the caller reads through
+    /// the pool instead. A read that failed later is "unavailable".
     pub(super) async fn read<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
     where
         F: for<'c> FnOnce(&'c mut AsyncPgConnection) -> ReadFuture<'c, T>,
@@ -186,15 +177,10 @@ impl AsyncReads {
                     Some(found)
                 }
                 Err(error) => {
-                    tracing::debug!(%error, "an asynchronous read failed; the pool reads instead");
+                    tracing::debug!(%error, "a read on a worker's connection failed");
                     None
                 }
             }
-        };
-        let unavailable = |what: &str| {
-            Some(Err(StoreError::Unavailable(
-                format!("{what} within {} ms", self.timeout.as_millis()).into(),
-            )))
         };
         match tokio::time::timeout(self.timeout, attempt).await {
             Ok(Some(found)) => Some(Ok(found)),
@@ -204,8 +190,16 @@ impl AsyncReads {
             Ok(None) if started.elapsed() <= self.timeout / 10 => None,
             // Failed late: read again through the pool, the request could
             // wait up to twice its bound; it is answered "unavailable".
-            Ok(None) => unavailable("the read did not succeed"),
-            Err(_elapsed) => unavailable("the database did not answer"),
+            Ok(None) => Some(Err(StoreError::Unavailable(
+                "the read failed on its connection, too late to read it again".into(),
+            ))),
+            Err(_elapsed) => Some(Err(StoreError::Unavailable(
+                format!(
+                    "the database did not answer within {} ms",
+                    self.timeout.as_millis()
+                )
+                .into(),
+            ))),
         }
     }
 
@@ -230,12 +224,16 @@ impl AsyncReads {
             } else if slot.open < self.per_thread {
                 slot.open += 1;
                 Next::Open
-            } else if slot.waiting.len() >= self.per_thread * WAITING_PER_CONNECTION {
-                Next::Pool
             } else {
-                let (sender, receiver) = oneshot::channel();
-                slot.waiting.push_back(sender);
-                Next::Wait(receiver)
+                // Reads that gave up meanwhile wait no more.
+                slot.waiting.retain(|waiter| !waiter.is_closed());
+                if slot.waiting.len() >= self.per_thread * WAITING_PER_CONNECTION {
+                    Next::Pool
+                } else {
+                    let (sender, receiver) = oneshot::channel();
+                    slot.waiting.push_back(sender);
+                    Next::Wait(receiver)
+                }
             }
         })?;
         let conn = match next {
@@ -410,9 +408,24 @@ fn on_worker_thread() -> bool {
         .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread)
 }
 
-/// The first of [`LIBPQ_ENVIRONMENT`] that `is_set`.
-fn libpq_variable(is_set: impl Fn(&str) -> bool) -> Option<&'static str> {
-    LIBPQ_ENVIRONMENT.iter().copied().find(|name| is_set(name))
+/// Why this process's environment keeps reads on the pool, if it does: a
+/// variable libpq would read.
+pub(super) fn environment_refuses() -> Option<String> {
+    let names = std::env::vars_os().filter_map(|(name, _)| name.into_string().ok());
+    libpq_variable(names).map(|set| format!("{set} is set in the environment"))
+}
+
+/// The first of the variables `names` that libpq may read: `PG` and
+/// capitals, digits or underscores, but not one of [`NOT_LIBPQ`].
+fn libpq_variable(mut names: impl Iterator<Item = String>) -> Option<String> {
+    names.find(|name| {
+        name.strip_prefix("PG").is_some_and(|rest| {
+            !rest.is_empty()
+                && rest
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        }) && !NOT_LIBPQ.contains(&name.as_str())
+    })
 }
 
 /// `url` without the parameters that libpq and this client read
@@ -422,10 +435,12 @@ fn split_libpq_only(url: &str) -> (String, Vec<(String, String)>) {
     let Some((base, query)) = url.split_once('?') else {
         return (url.to_owned(), Vec::new());
     };
+    // A parameter without a value stays, and the URL is refused as libpq
+    // refuses it.
     let (taken, kept): (Vec<&str>, Vec<&str>) = query.split('&').partition(|p| {
         matches!(
-            p.split('=').next(),
-            Some("tcp_user_timeout" | "keepalives_count")
+            p.split_once('='),
+            Some(("tcp_user_timeout" | "keepalives_count", _))
         )
     });
     let taken = taken
@@ -520,21 +535,30 @@ mod tests {
             Some(&Duration::from_millis(2500))
         );
         assert_eq!(libpq.get_keepalives_retries(), Some(7));
+        // As libpq: a value without a number, or out of its range, is
+        // refused (and the reads use the pool).
+        assert!(reads("postgres://app@127.0.0.1/db?tcp_user_timeout").is_err());
+        assert!(reads("postgres://app@127.0.0.1/db?keepalives_count=4294967296").is_err());
+        // A parameter's name inside a value is not the parameter.
+        let named = reads("postgres://app@127.0.0.1/db?application_name=keepalives_count=1")
+            .unwrap()
+            .config;
+        assert_eq!(named.get_keepalives_retries(), Some(3));
     }
 
     #[test]
     fn a_libpq_variable_in_the_environment_is_found() {
-        assert_eq!(libpq_variable(|_| false), None);
-        assert_eq!(
-            libpq_variable(|name| name == "PGPASSWORD"),
-            Some("PGPASSWORD")
-        );
-        assert_eq!(
-            libpq_variable(|name| name == "PGSSLMODE"),
-            Some("PGSSLMODE")
-        );
-        // Not libpq's.
-        assert_eq!(libpq_variable(|name| name == "PGDATA"), None);
+        let found = |names: &[&str]| libpq_variable(names.iter().map(|n| (*n).to_owned()));
+        assert_eq!(found(&["HOME", "PATH", "PGDATA", "PG", "PGx"]), None);
+        for name in [
+            "PGPASSWORD",
+            "PGSSLMODE",
+            "PGREQUIREPEER",
+            "PGCHANNELBINDING",
+            "PGREQUIREAUTH",
+        ] {
+            assert_eq!(found(&["HOME", name]).as_deref(), Some(name));
+        }
     }
 
     #[test]
