@@ -306,15 +306,18 @@ pub fn postgres_url(url: &str, timeout: Duration) -> String {
 pub fn with_default_params(url: &str, params: &[(&str, String)]) -> String {
     let mut url = url.to_owned();
     for (key, value) in params {
-        let present = url
-            .split_once('?')
-            .is_some_and(|(_, query)| query.split('&').any(|p| p.split('=').next() == Some(key)));
-        if !present {
+        if !sets_param(&url, key) {
             let separator = if url.contains('?') { '&' } else { '?' };
             url = format!("{url}{separator}{key}={value}");
         }
     }
     url
+}
+
+/// Whether the URL's query names parameter `key`.
+fn sets_param(url: &str, key: &str) -> bool {
+    url.split_once('?')
+        .is_some_and(|(_, query)| query.split('&').any(|p| p.split('=').next() == Some(key)))
 }
 
 impl ManageConnection for ConnectionManager {

@@ -42,14 +42,14 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use tokio::sync::oneshot;
 use tokio_postgres::config::{Host, SslMode};
 
-use super::{BoxError, StoreError};
+use super::{sets_param, BoxError, StoreError};
 
 /// The `application_name` of these connections, unless the URL names one.
 pub const APPLICATION_NAME: &str = "stratego-api reads";
 
 /// How many reads may wait for each of a thread's connections before the
 /// next read goes to the pool instead.
-pub const WAITING_PER_CONNECTION: usize = 8;
+const WAITING_PER_CONNECTION: usize = 8;
 
 /// The one `PG...` variable of the environment known not to be libpq's
 /// (the server's data directory). libpq reads many others for a
@@ -114,13 +114,8 @@ impl AsyncReads {
         // The same bounds as the pool's connections (`postgres_url`); a
         // parameter the URL sets is kept.
         let given = |key: &str| {
-            url.split_once('?').is_some_and(|(_, q)| {
-                q.split('&').any(|p| {
-                    let name = p.split('=').next();
-                    name == Some(key)
-                        || key == "keepalives_retries" && name == Some("keepalives_count")
-                })
-            })
+            sets_param(url, key)
+                || key == "keepalives_retries" && sets_param(url, "keepalives_count")
         };
         let seconds = timeout.as_secs().max(1);
         if !given("connect_timeout") {
@@ -219,7 +214,7 @@ impl AsyncReads {
         let next = with_slot(self.id, |slot| {
             if let Some(conn) = slot.idle.pop() {
                 Next::Idle(conn)
-            } else if slot.retry_at.is_some_and(|at| Instant::now() < at) {
+            } else if slot.backing_off() {
                 Next::Pool
             } else if slot.open < self.per_thread {
                 slot.open += 1;
@@ -257,10 +252,7 @@ impl AsyncReads {
             done: false,
         };
         if lease.conn.is_none() {
-            let retrying = with_slot(self.id, |slot| {
-                slot.retry_at.is_some_and(|at| Instant::now() < at)
-            });
-            if retrying != Some(false) {
+            if with_slot(self.id, |slot| slot.backing_off()) != Some(false) {
                 return None;
             }
             let opened = tokio::time::timeout(self.timeout / 2, self.open())
@@ -386,6 +378,13 @@ struct Slot {
     retry_at: Option<Instant>,
     /// Reads waiting for a place, first come first served.
     waiting: VecDeque<oneshot::Sender<Handoff>>,
+}
+
+impl Slot {
+    /// Whether opening a connection failed lately (reads use the pool).
+    fn backing_off(&self) -> bool {
+        self.retry_at.is_some_and(|at| Instant::now() < at)
+    }
 }
 
 thread_local! {

@@ -10,7 +10,8 @@ use reqwest::StatusCode;
 use crate::harness::TestApp;
 use crate::support::*;
 
-/// Runs `sql` (one `bigint` column named `n`) on the test's database.
+/// Runs `sql` (one `bigint` column named `n`) on the test's database,
+/// with the read connections' `application_name` as `$1`.
 async fn number(app: &TestApp, sql: &'static str) -> i64 {
     use diesel::RunQueryDsl;
     #[derive(diesel::QueryableByName)]
@@ -24,7 +25,11 @@ async fn number(app: &TestApp, sql: &'static str) -> i64 {
         let api::db::DbConnection::Postgresql(pg) = &mut *conn else {
             unreachable!("a PostgreSQL test")
         };
-        diesel::sql_query(sql).get_result::<N>(pg).unwrap().n
+        diesel::sql_query(sql)
+            .bind::<diesel::sql_types::Text, _>(api::db::READ_CONNECTIONS_NAME)
+            .get_result::<N>(pg)
+            .unwrap()
+            .n
     })
     .await
     .unwrap()
@@ -35,7 +40,7 @@ async fn read_connections(app: &TestApp) -> i64 {
     number(
         app,
         "SELECT count(*)::bigint AS n FROM pg_stat_activity \
-         WHERE datname = current_database() AND application_name = 'stratego-api reads'",
+         WHERE datname = current_database() AND application_name = $1",
     )
     .await
 }
@@ -46,7 +51,7 @@ async fn kill_read_connections(app: &TestApp) {
     number(
         app,
         "SELECT count(pg_terminate_backend(pid))::bigint AS n FROM pg_stat_activity \
-         WHERE datname = current_database() AND application_name = 'stratego-api reads'",
+         WHERE datname = current_database() AND application_name = $1",
     )
     .await;
     for _ in 0..100 {
