@@ -57,6 +57,13 @@ diesel::table! {
         rated -> Bool,
         /// Generated: `updated_at` once the game is finished, else null.
         finished_at -> Nullable<Timestamp>,
+        /// The usernames of creator_id, red_user_id, blue_user_id and
+        /// challenged_user_id, kept equal to theirs by triggers (never
+        /// written by the server).
+        creator_name -> Nullable<Text>,
+        red_name -> Nullable<Text>,
+        blue_name -> Nullable<Text>,
+        challenged_name -> Nullable<Text>,
     }
 }
 

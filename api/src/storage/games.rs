@@ -570,7 +570,7 @@ pub async fn find_with_names_async(
 /// creator, red and blue players and challenged user.
 type FoundWithNames = (
     GameRow,
-    String,
+    Option<String>,
     Option<String>,
     Option<String>,
     Option<String>,
@@ -578,11 +578,12 @@ type FoundWithNames = (
 
 fn with_names(found: FoundWithNames) -> (GameRow, UserNames) {
     let (row, creator_name, red_name, blue_name, challenged_name) = found;
-    let mut names = vec![(row.creator_id.clone(), creator_name)];
+    let mut names = Vec::with_capacity(4);
     for (user, name) in [
-        (&row.red_user_id, red_name),
-        (&row.blue_user_id, blue_name),
-        (&row.challenged_user_id, challenged_name),
+        (Some(&row.creator_id), creator_name),
+        (row.red_user_id.as_ref(), red_name),
+        (row.blue_user_id.as_ref(), blue_name),
+        (row.challenged_user_id.as_ref(), challenged_name),
     ] {
         if let (Some(user), Some(name)) = (user, name) {
             names.push((user.clone(), name));
@@ -592,7 +593,9 @@ fn with_names(found: FoundWithNames) -> (GameRow, UserNames) {
 }
 
 /// [`find_with_names`]'s statement: the game's columns of [`GameRow`], then
-/// the usernames of its creator, red and blue players and challenged user.
+/// the usernames it keeps of its creator, red and blue players and
+/// challenged user (kept by the database: docs/storage.md, "Usernames kept
+/// with the game"). One row of one table, no join.
 struct GameWithNames<'a> {
     id: &'a str,
     columns: GameColumns,
@@ -610,13 +613,13 @@ impl<'a> GameWithNames<'a> {
 }
 
 /// The columns of [`GameRow`] (every column of `games` but the generated
-/// `finished_at`), the same on both backends.
+/// `finished_at` and the kept usernames), the same on both backends.
 type GameColumns = <GameRow as Selectable<Pg>>::SelectExpression;
 
 impl Query for GameWithNames<'_> {
     type SqlType = (
         <GameColumns as Expression>::SqlType,
-        Text,
+        Nullable<Text>,
         Nullable<Text>,
         Nullable<Text>,
         Nullable<Text>,
@@ -633,14 +636,8 @@ where
         out.push_sql("SELECT ");
         self.columns.walk_ast(out.reborrow())?;
         out.push_sql(
-            ", creator.username, red_player.username, blue_player.username, \
-             challenged.username \
-             FROM games \
-             INNER JOIN users AS creator ON creator.id = games.creator_id \
-             LEFT JOIN users AS red_player ON red_player.id = games.red_user_id \
-             LEFT JOIN users AS blue_player ON blue_player.id = games.blue_user_id \
-             LEFT JOIN users AS challenged ON challenged.id = games.challenged_user_id \
-             WHERE games.id = ",
+            ", games.creator_name, games.red_name, games.blue_name, games.challenged_name \
+             FROM games WHERE games.id = ",
         );
         out.push_bind_param::<Text, str>(self.id)
     }

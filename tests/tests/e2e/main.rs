@@ -28,6 +28,7 @@ mod games_play;
 mod hot_moves;
 mod load;
 mod more_squares;
+mod names;
 mod openapi;
 mod operations;
 mod pictures;

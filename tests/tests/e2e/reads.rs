@@ -10,37 +10,13 @@ use reqwest::StatusCode;
 use crate::harness::TestApp;
 use crate::support::*;
 
-/// Runs `sql` (one `bigint` column named `n`) on the test's database,
-/// with the read connections' `application_name` as `$1`.
-async fn number(app: &TestApp, sql: &'static str) -> i64 {
-    use diesel::RunQueryDsl;
-    #[derive(diesel::QueryableByName)]
-    struct N {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    let pool = app.pool.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut conn = pool.get().unwrap();
-        let api::db::DbConnection::Postgresql(pg) = &mut *conn else {
-            unreachable!("a PostgreSQL test")
-        };
-        diesel::sql_query(sql)
-            .bind::<diesel::sql_types::Text, _>(api::db::READ_CONNECTIONS_NAME)
-            .get_result::<N>(pg)
-            .unwrap()
-            .n
-    })
-    .await
-    .unwrap()
-}
-
 /// The workers' read connections open now (their `application_name`).
 async fn read_connections(app: &TestApp) -> i64 {
-    number(
+    pg_number(
         app,
         "SELECT count(*)::bigint AS n FROM pg_stat_activity \
          WHERE datname = current_database() AND application_name = $1",
+        api::db::READ_CONNECTIONS_NAME,
     )
     .await
 }
@@ -48,10 +24,11 @@ async fn read_connections(app: &TestApp) -> i64 {
 /// Ends the workers' read connections from the database's side, as an
 /// administrator or a restart would, and waits until they are gone.
 async fn kill_read_connections(app: &TestApp) {
-    number(
+    pg_number(
         app,
         "SELECT count(pg_terminate_backend(pid))::bigint AS n FROM pg_stat_activity \
          WHERE datname = current_database() AND application_name = $1",
+        api::db::READ_CONNECTIONS_NAME,
     )
     .await;
     for _ in 0..100 {

@@ -769,3 +769,28 @@ pub async fn assert_logs_replay(app: &TestApp) -> usize {
     }
     rows.len()
 }
+
+/// Runs `sql` (one `bigint` column named `n`, `param` as its text `$1`)
+/// on a PostgreSQL test's database.
+pub async fn pg_number(app: &TestApp, sql: &'static str, param: &'static str) -> i64 {
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let pool = app.pool.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut conn = pool.get().unwrap();
+        let api::db::DbConnection::Postgresql(pg) = &mut *conn else {
+            unreachable!("a PostgreSQL test")
+        };
+        diesel::sql_query(sql)
+            .bind::<diesel::sql_types::Text, _>(param)
+            .get_result::<N>(pg)
+            .unwrap()
+            .n
+    })
+    .await
+    .unwrap()
+}
