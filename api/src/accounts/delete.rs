@@ -28,6 +28,9 @@ pub async fn delete(ctx: &Context, user_id: Uuid, password: String) -> Result<()
                 username_key: format!("deleted:{}", user.id),
                 password_hash: "",
             };
+            // Game rows before the user's row, as every game write takes
+            // them (docs/storage.md, "Usernames kept with the game").
+            game_store::lock_all_of_user(conn, &user.id)?;
             if !users::mark_deleted(conn, &user.id, &tombstone, to_db_time(now))? {
                 return Err(AccountError::AccountGone);
             }

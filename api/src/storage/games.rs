@@ -513,6 +513,31 @@ pub fn not_over_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<V
         .load(conn)
 }
 
+/// Locks every game that names `user_id` (as creator, player or challenged
+/// user), in id order, until the end of the transaction: an account's
+/// deletion does so before it renames the user, so that it takes game rows
+/// before the user's row, as a game write does (the triggers of migration
+/// `2026-12-02-000100_names_with_games`; docs/storage.md, "Usernames kept
+/// with the game"). Nothing to do on SQLite, where one write runs at a time.
+pub fn lock_all_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {
+    let DbConnection::Postgresql(pg) = conn else {
+        return Ok(());
+    };
+    games::table
+        .filter(
+            games::creator_id
+                .eq(user_id)
+                .or(games::red_user_id.eq(user_id))
+                .or(games::blue_user_id.eq(user_id))
+                .or(games::challenged_user_id.eq(user_id)),
+        )
+        .order(games::id.asc())
+        .select(games::id)
+        .for_no_key_update()
+        .load::<String>(pg)
+        .map(|_| ())
+}
+
 /// Up to `limit` `(game id, user id)` pairs of games not yet over and a
 /// deleted account they involve (left by a deletion that was interrupted),
 /// oldest first.

@@ -42,6 +42,7 @@ CREATE TRIGGER games_take_names_on_insert BEFORE INSERT ON games
 CREATE FUNCTION games_retake_names() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     UPDATE games SET
+        creator_name = (SELECT username FROM users WHERE id = NEW.creator_id FOR SHARE),
         red_name = (SELECT username FROM users WHERE id = NEW.red_user_id FOR SHARE),
         blue_name = (SELECT username FROM users WHERE id = NEW.blue_user_id FOR SHARE),
         challenged_name =
@@ -50,14 +51,19 @@ BEGIN
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER games_retake_names AFTER UPDATE OF red_user_id, blue_user_id, challenged_user_id
-    ON games
-    FOR EACH ROW WHEN (OLD.red_user_id IS DISTINCT FROM NEW.red_user_id
+CREATE TRIGGER games_retake_names
+    AFTER UPDATE OF creator_id, red_user_id, blue_user_id, challenged_user_id ON games
+    FOR EACH ROW WHEN (OLD.creator_id IS DISTINCT FROM NEW.creator_id
+        OR OLD.red_user_id IS DISTINCT FROM NEW.red_user_id
         OR OLD.blue_user_id IS DISTINCT FROM NEW.blue_user_id
         OR OLD.challenged_user_id IS DISTINCT FROM NEW.challenged_user_id)
     EXECUTE FUNCTION games_retake_names();
 
 -- A renamed user (a deleted account's tombstone) is renamed in every game.
+-- A game write locks its row and then, in the trigger above, its users;
+-- so the deletion locks the user's games first, in id order
+-- (`storage::games::lock_all_of_user`), before it renames: the other
+-- order could deadlock with a seat taken at that moment.
 CREATE FUNCTION users_rename_in_games() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     UPDATE games SET creator_name = NEW.username WHERE creator_id = NEW.id;

@@ -23,13 +23,15 @@ BEGIN
         WHERE id = NEW.id;
 END;
 
-CREATE TRIGGER games_retake_names AFTER UPDATE OF red_user_id, blue_user_id, challenged_user_id
-    ON games
-    WHEN OLD.red_user_id IS NOT NEW.red_user_id
+CREATE TRIGGER games_retake_names
+    AFTER UPDATE OF creator_id, red_user_id, blue_user_id, challenged_user_id ON games
+    WHEN OLD.creator_id IS NOT NEW.creator_id
+        OR OLD.red_user_id IS NOT NEW.red_user_id
         OR OLD.blue_user_id IS NOT NEW.blue_user_id
         OR OLD.challenged_user_id IS NOT NEW.challenged_user_id
 BEGIN
     UPDATE games SET
+        creator_name    = (SELECT username FROM users WHERE id = NEW.creator_id),
         red_name        = (SELECT username FROM users WHERE id = NEW.red_user_id),
         blue_name       = (SELECT username FROM users WHERE id = NEW.blue_user_id),
         challenged_name = (SELECT username FROM users WHERE id = NEW.challenged_user_id)

@@ -15,8 +15,9 @@ use crate::support::{create_game, game_view, join_game, pg_number, post_ok, star
 /// (`2026-12-02-000100_names_with_games`).
 const NAMES_MIGRATION: &str = "20261202000100";
 
-/// Reverts the migration that added the names, then applies it again, as
-/// on a database whose games were stored before it.
+/// Reverts the migrations down to and including the one that added the
+/// names, then applies them all again, as on a database whose games were
+/// stored before it.
 async fn remigrate_names(app: &TestApp) {
     use api::db::{self, DbConnection, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
     use diesel_migrations::MigrationHarness;
@@ -24,13 +25,24 @@ async fn remigrate_names(app: &TestApp) {
     let pool = app.pool.clone();
     tokio::task::spawn_blocking(move || {
         let mut conn = pool.get().unwrap();
-        let reverted = match &mut *conn {
-            DbConnection::Postgresql(pg) => pg.revert_last_migration(POSTGRES_MIGRATIONS),
-            DbConnection::Sqlite(sqlite) => sqlite.revert_last_migration(SQLITE_MIGRATIONS),
+        let mut reverted = 0;
+        loop {
+            let version = match &mut *conn {
+                DbConnection::Postgresql(pg) => pg.revert_last_migration(POSTGRES_MIGRATIONS),
+                DbConnection::Sqlite(sqlite) => sqlite.revert_last_migration(SQLITE_MIGRATIONS),
+            }
+            .unwrap()
+            .to_string();
+            reverted += 1;
+            if version == NAMES_MIGRATION {
+                break;
+            }
+            assert!(
+                version.as_str() > NAMES_MIGRATION,
+                "{NAMES_MIGRATION} was never applied"
+            );
         }
-        .unwrap();
-        assert_eq!(reverted.to_string(), NAMES_MIGRATION);
-        assert_eq!(db::migrate(&mut conn).unwrap(), 1);
+        assert_eq!(db::migrate(&mut conn).unwrap(), reverted);
     })
     .await
     .unwrap();
@@ -113,6 +125,16 @@ fn hold_open(
     })
 }
 
+/// Runs `sql` (binding its two parameters) in a transaction of its own
+/// that commits as soon as the statement ends, on a thread and connection
+/// of its own.
+fn run_alone(app: &TestApp, sql: &'static str, binds: [String; 2]) -> std::thread::JoinHandle<()> {
+    let (written, _) = mpsc::channel();
+    let (commit_now, commit) = mpsc::channel();
+    commit_now.send(()).unwrap();
+    hold_open(app, sql, binds, written, commit)
+}
+
 /// `first` runs and stays uncommitted while `second` starts; `first`
 /// commits once `second` waits for a lock (or after 5 s), then both end.
 /// Whether `second` waited.
@@ -125,27 +147,25 @@ async fn race(
     let (commit_first, commit) = mpsc::channel();
     let first = hold_open(app, first.0, first.1, written, commit);
     first_ran.recv().unwrap();
-    let (written, _) = mpsc::channel();
-    let (commit_second, commit) = mpsc::channel();
-    commit_second.send(()).unwrap();
-    let second = hold_open(app, second.0, second.1, written, commit);
-    let waited = wait_for_a_waiter(app).await;
+    let second_sql = second.0;
+    let second = run_alone(app, second_sql, second.1);
+    let waited = wait_for_a_waiter(app, second_sql).await;
     commit_first.send(()).unwrap();
     first.join().unwrap();
     second.join().unwrap();
     waited
 }
 
-/// Waits (at most 5 s) until some statement waits for a lock; `false` if
-/// none did.
-async fn wait_for_a_waiter(app: &TestApp) -> bool {
+/// Waits (at most 5 s) until a statement whose text is `sql` waits for a
+/// lock; `false` if none did.
+async fn wait_for_a_waiter(app: &TestApp, sql: &'static str) -> bool {
     let deadline = Instant::now() + Duration::from_secs(5);
     while Instant::now() < deadline {
         let waiting = pg_number(
             app,
             "SELECT count(*) AS n FROM pg_stat_activity \
-             WHERE datname = current_database() AND wait_event_type = $1",
-            "Lock",
+             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query = $1",
+            sql,
         );
         if waiting.await > 0 {
             return true;
@@ -190,5 +210,34 @@ postgres_tests! {
         assert!(waited, "the deletion did not wait for the seat");
         let view = game_view(&app, &open, &ann).await;
         assert_eq!(username(&view["players"]["blue"]), "[deleted]", "{view}");
+    }
+}
+
+/// Seats Blue and holds the game row for two seconds before the statement
+/// ends (and its trigger reads the names).
+const SLOW_SEAT: &str =
+    "WITH upd AS (UPDATE games SET blue_user_id = $1 WHERE id = $2 RETURNING id) \
+                         SELECT pg_sleep(2) FROM upd";
+
+postgres_tests! {
+    /// An account deleted while a seat is being taken in one of its games:
+    /// the write holds the game and will then read the users, and the
+    /// deletion renames in every game of the user; both end, neither as
+    /// the loser of a deadlock, and the game shows the deleted name.
+    async fn a_deletion_and_a_seat_in_the_same_game_both_end(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let open = create_game(&app, &ann, &json!({"variant": "classic", "color": "red"})).await;
+
+        let seat = run_alone(&app, SLOW_SEAT, [bob.id.clone(), open.clone()]);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let deleted = crate::sessions::delete_account(&app, &ann, crate::harness::PASSWORD).await;
+        assert_eq!(deleted.status(), reqwest::StatusCode::NO_CONTENT);
+        seat.join().expect("the seat's write failed");
+
+        let view = game_view(&app, &open, &bob).await;
+        assert_eq!(username(&view["players"]["red"]), "[deleted]", "{view}");
+        assert_eq!(username(&view["creator"]), "[deleted]", "{view}");
+        assert_eq!(username(&view["players"]["blue"]), "bob", "{view}");
     }
 }
