@@ -496,18 +496,22 @@ pub fn overdue(
         .load(conn)
 }
 
+/// The games that name `user_id`: as creator, player or challenged user.
+#[diesel::dsl::auto_type]
+fn names_user<'a>(user_id: &'a str) -> _ {
+    games::creator_id
+        .eq(user_id)
+        .or(games::red_user_id.eq(user_id))
+        .or(games::blue_user_id.eq(user_id))
+        .or(games::challenged_user_id.eq(user_id))
+}
+
 /// Ids of the games not yet over that involve `user_id` (as creator,
 /// player or challenged user), oldest first.
 pub fn not_over_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<Vec<String>> {
     games::table
         .filter(games::status.eq_any(Status::NOT_OVER))
-        .filter(
-            games::creator_id
-                .eq(user_id)
-                .or(games::red_user_id.eq(user_id))
-                .or(games::blue_user_id.eq(user_id))
-                .or(games::challenged_user_id.eq(user_id)),
-        )
+        .filter(names_user(user_id))
         .order((games::created_at.asc(), games::id.asc()))
         .select(games::id)
         .load(conn)
@@ -524,13 +528,7 @@ pub fn lock_all_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<(
         return Ok(());
     };
     games::table
-        .filter(
-            games::creator_id
-                .eq(user_id)
-                .or(games::red_user_id.eq(user_id))
-                .or(games::blue_user_id.eq(user_id))
-                .or(games::challenged_user_id.eq(user_id)),
-        )
+        .filter(names_user(user_id))
         .order(games::id.asc())
         .select(games::id)
         .for_no_key_update()
