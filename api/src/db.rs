@@ -662,9 +662,24 @@ impl From<diesel::result::Error> for StoreError {
             )
             | Error::BrokenTransactionManager
             | Error::RollbackErrorOnCommit { .. } => StoreError::Unavailable(Box::new(error)),
+            Error::DatabaseError(DatabaseErrorKind::Unknown, info)
+                if ends_the_session(info.message()) =>
+            {
+                StoreError::Unavailable(Box::new(error))
+            }
             _ => StoreError::Query(error),
         }
     }
+}
+
+/// Whether PostgreSQL's error says the server is ending or refusing the
+/// session (SQLSTATE class 57P: a fast or immediate shutdown, a crash of
+/// another backend, a start or a recovery in progress). diesel reports
+/// those as a closed connection only once libpq has seen the socket close,
+/// and keeps no SQLSTATE in its error, so they are told by their (English)
+/// text; a statement they interrupt was not done.
+fn ends_the_session(message: &str) -> bool {
+    message.starts_with("terminating connection ") || message.starts_with("the database system is ")
 }
 
 impl From<diesel::r2d2::PoolError> for StoreError {
@@ -826,6 +841,32 @@ mod tests {
             );
         }
         assert!(!StoreError::from(Error::NotFound).lost_connection());
+    }
+
+    #[test]
+    fn a_session_the_server_ends_is_unavailable_however_diesel_names_it() {
+        use diesel::result::{DatabaseErrorKind, Error};
+        let unknown = |message: &str| {
+            Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(message.to_owned()))
+        };
+        for message in [
+            "terminating connection due to administrator command",
+            "terminating connection because of crash of another server process",
+            "the database system is shutting down",
+            "the database system is in recovery mode",
+        ] {
+            let error = StoreError::from(unknown(message));
+            assert!(error.lost_connection(), "{message}: {error}");
+        }
+        for message in [
+            "duplicate key value violates unique constraint \"games_pkey\"",
+            "relation \"games\" does not exist",
+        ] {
+            assert!(
+                !StoreError::from(unknown(message)).lost_connection(),
+                "{message}"
+            );
+        }
     }
 
     #[test]
