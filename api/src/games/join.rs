@@ -1,13 +1,14 @@
 //! `join`: take the open seat, or accept a challenge addressed to you. The
 //! setup phase and its clock start.
 
+use domain::MoveRecord;
 use uuid::Uuid;
 
 use super::answers::GameView;
 use super::error::GameError;
 use super::notices;
 use super::record::Phase;
-use super::step::{act, view_answer, Decision};
+use super::step::{act, Decision};
 use super::written::{Answered, Idempotency};
 use super::{Caller, Context};
 
@@ -47,5 +48,16 @@ pub async fn join(
             record, &my_name,
         )]))
     };
-    act(ctx, me, game_id, idempotency, None, decide, view_answer).await
+    // The game's names were read before the caller sat down: the answer
+    // takes the caller's own from the request, as every later view reads
+    // it from the game.
+    let name = caller.name.clone();
+    let answer = move |_: &super::GameRecord, mut view: GameView, _: Option<&MoveRecord>| {
+        let seats = [view.players.red.as_mut(), view.players.blue.as_mut()];
+        for seat in seats.into_iter().flatten().filter(|seat| seat.id == me) {
+            seat.username.clone_from(&name);
+        }
+        Ok(view)
+    };
+    act(ctx, me, game_id, idempotency, None, decide, answer).await
 }

@@ -206,6 +206,13 @@ pub async fn join_game(app: &impl Server, id: &str, user: &TestUser) -> Value {
     let path = format!("/api/v1/games/{id}/join");
     let joined = post_ok(app, &path, user, &json!({}), 200).await;
     assert_eq!(joined["status"], "setup", "{joined}");
+    // The answer names the user who just sat down, as every later view does.
+    let seated = ["red", "blue"]
+        .map(|seat| &joined["players"][seat])
+        .into_iter()
+        .find(|player| player["id"] == user.id.as_str())
+        .unwrap_or_else(|| panic!("{} is not seated: {joined}", user.username));
+    assert_eq!(seated["username"], user.username.as_str(), "{joined}");
     joined
 }
 
