@@ -115,63 +115,94 @@ pub fn record_all(
 }
 
 /// The events of one change as PostgreSQL takes them: one array per
-/// column, in the order given.
+/// column, in the order given, and each recipient once with how many
+/// events they get.
 pub(super) struct PgEvents<'a> {
     users: Vec<String>,
+    /// How far below its recipient's new counter each event is numbered:
+    /// a recipient's last event takes the counter itself, the one before
+    /// it one less, and so on.
+    below: Vec<i64>,
     kinds: Vec<&'a str>,
     games: Vec<String>,
     payloads: Vec<&'a str>,
+    /// The recipients, in the order of their ids (the order their
+    /// counters are locked in), and how many events each gets.
+    recipients: Vec<String>,
+    counts: Vec<i64>,
     created_at: NaiveDateTime,
 }
 
 impl<'a> PgEvents<'a> {
     pub(super) fn of(events: &'a [NewEventRow<'a>], created_at: NaiveDateTime) -> Self {
+        let users: Vec<String> = events.iter().map(|e| e.user_id.to_string()).collect();
+        let mut recipients = users.clone();
+        recipients.sort();
+        recipients.dedup();
+        let counts = recipients.iter().map(|r| count_in(&users, r)).collect();
+        let below = users
+            .iter()
+            .enumerate()
+            .map(|(i, user)| count_in(&users[i + 1..], user))
+            .collect();
         PgEvents {
-            users: events.iter().map(|e| e.user_id.to_string()).collect(),
+            below,
             kinds: events.iter().map(|e| e.kind).collect(),
             games: events.iter().map(|e| e.game_id.to_string()).collect(),
             payloads: events.iter().map(|e| e.payload).collect(),
+            users,
+            recipients,
+            counts,
             created_at,
         }
     }
 
     /// The common table expressions that number and store the events,
-    /// `new` to `stored` (no `WITH`): `new` keeps the order given (`n`);
-    /// `counts` says how many each recipient gets; the upsert `bumped`
-    /// moves each recipient's counter past them (and locks it until the
-    /// commit, in the order of the user ids, so that two changes writing to
-    /// the same two users cannot deadlock); each event then takes its place
-    /// below the new counter (`numbered`). `only_if` is a condition (with
-    /// its `WHERE`) on whether to store any, or empty.
+    /// `bumped` to `stored` (no `WITH`): the upsert `bumped` moves each
+    /// recipient's counter past their events (and locks it until the
+    /// commit, in the order of the user ids, so that two changes writing
+    /// to the same two users cannot deadlock); each event then takes its
+    /// place below the new counter (`numbered`, with its place in the
+    /// order given, `n`). `only_if` is a condition (with its `WHERE`) on
+    /// whether to store any, or empty.
     pub(super) fn walk_ctes<'b>(
         &'b self,
         mut out: AstPass<'_, 'b, Pg>,
         only_if: &'static str,
     ) -> QueryResult<()> {
-        use diesel::sql_types::{Array, Text, Timestamp};
-        out.push_sql("new AS (SELECT * FROM unnest(");
+        use diesel::sql_types::{Array, BigInt, Text, Timestamp};
+        out.push_sql(
+            "bumped AS ( \
+                 INSERT INTO event_counters (user_id, last_seq) \
+                 SELECT c.user_id, c.k FROM unnest(",
+        );
+        out.push_bind_param::<Array<Text>, _>(&self.recipients)?;
+        out.push_sql("::text[], ");
+        out.push_bind_param::<Array<BigInt>, _>(&self.counts)?;
+        out.push_sql("::bigint[]) AS c(user_id, k)");
+        out.push_sql(only_if);
+        out.push_sql(
+            " ORDER BY c.user_id \
+                 ON CONFLICT (user_id) DO UPDATE \
+                 SET last_seq = event_counters.last_seq + EXCLUDED.last_seq \
+                 RETURNING user_id, last_seq), \
+             numbered AS ( \
+                 SELECT e.n, e.user_id, bumped.last_seq - e.below AS seq, \
+                     e.kind, e.game_id, e.payload \
+                 FROM unnest(",
+        );
         out.push_bind_param::<Array<Text>, _>(&self.users)?;
         out.push_sql("::text[], ");
+        out.push_bind_param::<Array<BigInt>, _>(&self.below)?;
+        out.push_sql("::bigint[], ");
         out.push_bind_param::<Array<Text>, _>(&self.kinds)?;
         out.push_sql("::text[], ");
         out.push_bind_param::<Array<Text>, _>(&self.games)?;
         out.push_sql("::text[], ");
         out.push_bind_param::<Array<Text>, _>(&self.payloads)?;
-        out.push_sql("::text[]) WITH ORDINALITY AS t(user_id, kind, game_id, payload, n)");
-        out.push_sql(only_if);
         out.push_sql(
-            "), \
-             counts AS (SELECT user_id, count(*) AS k FROM new GROUP BY user_id), \
-             bumped AS ( \
-                 INSERT INTO event_counters (user_id, last_seq) \
-                 SELECT user_id, k FROM counts ORDER BY user_id \
-                 ON CONFLICT (user_id) DO UPDATE \
-                 SET last_seq = event_counters.last_seq + EXCLUDED.last_seq \
-                 RETURNING user_id, last_seq), \
-             numbered AS ( \
-                 SELECT new.*, bumped.last_seq - counts.k \
-                     + row_number() OVER (PARTITION BY new.user_id ORDER BY new.n) AS seq \
-                 FROM new JOIN counts USING (user_id) JOIN bumped USING (user_id)), \
+            "::text[]) WITH ORDINALITY AS e(user_id, below, kind, game_id, payload, n) \
+             JOIN bumped USING (user_id)), \
              stored AS ( \
                  INSERT INTO events (user_id, seq, kind, game_id, payload, created_at) \
                  SELECT user_id, seq, kind, game_id, payload, ",
@@ -180,6 +211,11 @@ impl<'a> PgEvents<'a> {
         out.push_sql(" FROM numbered RETURNING 1)");
         Ok(())
     }
+}
+
+/// How many of `users` are `user`.
+fn count_in(users: &[String], user: &String) -> i64 {
+    users.iter().filter(|u| *u == user).count() as i64
 }
 
 /// The events of one change, numbered and stored in one round trip,
@@ -294,4 +330,29 @@ pub fn notify(conn: &mut DbConnection, channel: &str, message: &str) -> Result<(
             .execute(pg)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_is_numbered_below_its_recipients_new_counter() {
+        let (ann, bob) = (Uuid::from_u128(2), Uuid::from_u128(1));
+        let game = Uuid::from_u128(9);
+        let event = |user_id| NewEventRow {
+            user_id,
+            kind: "k",
+            game_id: game,
+            payload: "{}",
+        };
+        let events = [event(ann), event(bob), event(ann), event(ann)];
+        let pg = PgEvents::of(&events, NaiveDateTime::default());
+        // Ann's counter moves by 3: her events take counter - 2, - 1, - 0
+        // in the order given; Bob's one takes his new counter.
+        assert_eq!(pg.below, [2, 0, 1, 0]);
+        // Each recipient once, in the order of the ids (the lock order).
+        assert_eq!(pg.recipients, [bob.to_string(), ann.to_string()]);
+        assert_eq!(pg.counts, [1, 3]);
+    }
 }
