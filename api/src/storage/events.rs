@@ -311,12 +311,29 @@ pub fn notify_all(
     channel: &str,
     messages: &[String],
 ) -> Result<(), DieselError> {
-    use diesel::sql_types::{Array, Text};
-    diesel::sql_query("SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m")
-        .bind::<Text, _>(channel)
-        .bind::<Array<Text>, _>(messages)
-        .execute(conn)
-        .map(|_| ())
+    NotifyAll { channel, messages }.execute(conn).map(|_| ())
+}
+
+/// [`notify_all`]'s statement, prepared once by the `LISTEN` connection
+/// (sent after every change: parsing and planning it each time cost
+/// PostgreSQL more than running it).
+struct NotifyAll<'a> {
+    channel: &'a str,
+    messages: &'a [String],
+}
+
+prepared_statement!(NotifyAll);
+
+impl QueryFragment<Pg> for NotifyAll<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::{Array, Text};
+        out.push_sql("SELECT pg_notify(");
+        out.push_bind_param::<Text, _>(&self.channel)?;
+        out.push_sql(", m) FROM unnest(");
+        out.push_bind_param::<Array<Text>, _>(&self.messages)?;
+        out.push_sql("::text[]) AS m");
+        Ok(())
+    }
 }
 
 /// On PostgreSQL, queues `message` on `channel`, delivered to every
