@@ -128,6 +128,7 @@ impl Application {
             clock: clock.clone(),
             notifier: notifier.clone(),
             views: Arc::default(),
+            kept: Arc::default(),
         };
         let accounts = crate::accounts::Context {
             pool: pool.clone(),

@@ -24,6 +24,7 @@ mod fetch;
 pub mod history;
 mod in_play;
 pub mod join;
+pub mod kept;
 pub mod leave;
 pub mod library;
 pub mod list;
@@ -65,6 +66,8 @@ pub struct Context {
     pub notifier: Notifier,
     /// Encoded views kept for the next read of the same version.
     pub views: Arc<view_cache::ViewCache>,
+    /// Games just read, kept for the next change of the same game.
+    pub kept: Arc<kept::KeptGames>,
 }
 
 /// The authenticated user a command acts for.

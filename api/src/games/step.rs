@@ -5,13 +5,16 @@
 //! the write transaction; on SQLite the first attempt loads and decides
 //! before it (docs/storage.md, "Group commit on SQLite").
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use domain::{Action, Color, MoveRecord, Viewer};
 use uuid::Uuid;
 
-use super::answers::{self, game_view, GameView};
+use super::answers::{self, game_view, GameView, Names};
 use super::error::GameError;
 use super::fetch::load_with_names;
+use super::kept::Kept;
 use super::notices::{self, EventPayload, Notice};
 use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
@@ -213,23 +216,32 @@ where
         + Sync
         + 'static,
 {
-    let command = std::sync::Arc::new(Command {
+    let command = Arc::new(Command {
         user,
         game_id,
         precondition,
         decide,
         answer,
     });
-    let attempt = || {
+    // The game as this process last read it, if it did (`kept`): a change
+    // is first decided from it, and its write matches only if the game is
+    // still at that version; anything but a change made that way (a
+    // refusal, a lost race) is decided again from a fresh read. Taken, not
+    // shared: once this change is tried, the entry is of no more use.
+    let kept = ctx.kept.take(game_id);
+    let attempt = |kept: Option<Arc<Kept>>| {
         let early = command.clone();
         let command = command.clone();
         // Where the write waits its turn on a connection of its own
-        // (SQLite), the game is read and decided before it, and only the
-        // versioned write waits: a plan the game outgrew meanwhile loses
-        // its race and the attempt runs again. A plan that would be
-        // refused is not made: the refusal is decided inside the write, as
-        // everywhere else, so it is never stale.
-        let plan = move |conn: &mut DbConnection, now| early.decided(conn, now).ok();
+        // (SQLite), the game is read (unless kept) and decided before it,
+        // and only the versioned write waits: a plan the game outgrew
+        // meanwhile loses its race and the attempt runs again. A plan that
+        // would be refused is not made: the refusal is decided inside the
+        // write, as everywhere else, so it is never stale.
+        let plan = move |conn: &mut DbConnection, now| match &kept {
+            Some(kept) => early.decided_kept(kept, now).ok(),
+            None => early.decided(conn, now).ok(),
+        };
         written::commit_planned(
             ctx,
             user,
@@ -249,21 +261,38 @@ where
     // write of a change is the game's versioned update, its action, its
     // events and the answer under its key: one statement where that is a
     // transaction of its own.
-    let alone = command.clone();
-    let first = written::commit_alone(ctx, user, idempotency.clone(), move |conn, now| {
-        let (record, encoded, change) = alone.decided(conn, now)?;
-        let ends = matches!(record.phase, Phase::Finished(_));
-        Ok((!ends).then_some((encoded, change)))
-    })
-    .await;
+    let alone = |kept: Option<Arc<Kept>>| {
+        let command = command.clone();
+        written::commit_alone(ctx, user, idempotency.clone(), move |conn, now| {
+            let decided = match &kept {
+                // Anything but a change is decided again from a read.
+                Some(kept) => match command.decided_kept(kept, now) {
+                    Ok(decided) => decided,
+                    Err(_) => return Ok(None),
+                },
+                None => command.decided(conn, now)?,
+            };
+            let (record, encoded, change) = decided;
+            let ends = matches!(record.phase, Phase::Finished(_));
+            Ok((!ends).then_some((encoded, change)))
+        })
+    };
+    let mut first = None;
+    if kept.is_some() {
+        first = alone(kept.clone()).await;
+    }
+    if first.is_none() {
+        first = alone(None).await;
+    }
+    // (On PostgreSQL the kept game was tried above.)
     let first = match first {
         Some(first) => first,
-        None => attempt().await,
+        None => attempt(kept.filter(|_| !ctx.pool.is_postgres())).await,
     };
     match first {
         Err(GameError::Overdue) => {
             clock::expire(&ctx.pool, ctx.clock.now(), game_id, Some(&ctx.notifier)).await?;
-            attempt().await
+            attempt(None).await
         }
         other => other,
     }
@@ -291,8 +320,27 @@ where
         conn: &mut DbConnection,
         now: DateTime<Utc>,
     ) -> Result<(GameRecord, Encoded, Change<T>), GameError> {
+        let (record, names) = load_with_names(conn, self.game_id)?;
+        self.decided_on(record, &names, now)
+    }
+
+    /// [`Self::decided`] on the game as `kept`.
+    fn decided_kept(
+        &self,
+        kept: &Kept,
+        now: DateTime<Utc>,
+    ) -> Result<(GameRecord, Encoded, Change<T>), GameError> {
+        self.decided_on(GameRecord::from_row(&kept.row)?, &kept.names, now)
+    }
+
+    /// [`Self::decided`] on `record` as already read, with `names`.
+    fn decided_on(
+        &self,
+        mut record: GameRecord,
+        names: &Names,
+        now: DateTime<Utc>,
+    ) -> Result<(GameRecord, Encoded, Change<T>), GameError> {
         let user = self.user;
-        let (mut record, names) = load_with_names(conn, self.game_id)?;
         // The deadline is decided from the row just loaded: a game past it
         // is ended by the clock first (`act`), never changed.
         if record.is_overdue(now) {
@@ -310,7 +358,7 @@ where
         let decision = (self.decide)(&mut record, now)?;
         let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
         let encoded = Encoded::next_version(&mut record, now, decision.log)?;
-        let view = game_view(&record, &names, Some(user));
+        let view = game_view(&record, names, Some(user));
         let change = Change {
             value: (self.answer)(&record, view, moved.as_ref())?,
             game_id: record.id,

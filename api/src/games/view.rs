@@ -65,6 +65,8 @@ pub async fn view_json(
         let (row, names) = found?;
         if let Some(answer) = answer_row(&row, &names, now, &kept, |record| build(record, &names))?
         {
+            // The viewer may change the game next (`kept`).
+            ctx.kept.put(game_id, row, names);
             return Ok(answer);
         }
     }
@@ -131,11 +133,17 @@ where
 {
     let now = ctx.clock.now();
     let first = read.clone();
+    let games = Arc::clone(&ctx.kept);
     let fresh = move |conn: &mut DbConnection| {
         let (row, names) = row_with_names(conn, game_id)?;
-        answer_row(&row, &names, now, &kept, |record| {
+        let answer = answer_row(&row, &names, now, &kept, |record| {
             first(conn, record, &names)
-        })
+        })?;
+        if answer.is_some() {
+            // The reader may change the game next (`kept`).
+            games.put(game_id, row, names);
+        }
+        Ok::<_, GameError>(answer)
     };
     if let Some(found) = db::run_as(&ctx.pool, fresh).await? {
         return Ok(found);

@@ -334,6 +334,9 @@ where
 /// After the commit: wakes this process's waiters and tells the other
 /// processes of the change and of the events of `users`.
 fn announce<T>(ctx: &Context, change: Change<T>, users: Vec<Uuid>) -> Written<T> {
+    // A change decided from what is kept of the game before could only
+    // lose its race now.
+    ctx.kept.forget_before(change.game_id, change.version);
     ctx.notifier.game_changed(change.game_id, change.version);
     for user in users {
         ctx.notifier.user_event(user);

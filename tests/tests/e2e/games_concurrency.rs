@@ -466,10 +466,23 @@ postgres_tests! {
     }
 }
 
-/// On SQLite a write reads its game and decides before its turn on the one
-/// writing connection (docs/storage.md, "Group commit on SQLite"). A game
-/// that changes between that read and the write is read and decided again
-/// inside the write: never overwritten with what the stale read decided.
+/// Before a move: the game kept by this server (the player to move reads
+/// it) or not (a move takes what was kept, and nothing reads it after).
+async fn kept_or_not(app: &TestApp, game: &mut Match, viewed: bool) {
+    if viewed {
+        game_view(app, &game.id, game.user(game.local.turn())).await;
+    } else {
+        let m = game.local.legal_moves()[0];
+        play(app, game, m, None).await;
+    }
+}
+
+/// On SQLite a write reads its game (or takes the one this process just
+/// read) and decides before its turn on the one writing connection
+/// (docs/storage.md, "Group commit on SQLite", "A change decided from the
+/// game just read"). A game that changes between that read and the write
+/// is read and decided again inside the write: never overwritten with what
+/// the stale read decided.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() {
     use diesel::connection::SimpleConnection;
@@ -478,9 +491,11 @@ async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() 
     let (red, blue) = two_users(&app, "stale").await;
     let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
 
-    // Twice: a move without `expected_version` (played on the changed
-    // game), then one that names the version it saw (refused).
-    for named in [false, true] {
+    // A move without `expected_version` (played on the changed game), then
+    // one that names the version it saw (refused); each once read before
+    // its turn, and once decided from the game kept by the view before it.
+    for (named, viewed) in [(false, false), (true, false), (false, true), (true, true)] {
+        kept_or_not(&app, &mut game, viewed).await;
         let seen = game.version;
         let m = game.local.legal_moves()[0];
         // Another writer holds SQLite's write lock, so the move's write
@@ -507,9 +522,14 @@ async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() 
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         }
         // The move was read before its write waited (the statement test
-        // pins exactly one read), so what follows tests a stale plan.
+        // pins exactly one read), or decided from the kept game without
+        // one: either way what follows tests a stale plan.
         let read = app.statements_sent() - app.statements_sent_by_writer();
-        assert!(read > read_before, "the move was not read before its turn");
+        if viewed {
+            assert_eq!(read, read_before, "the kept game was read again");
+        } else {
+            assert!(read > read_before, "the move was not read before its turn");
+        }
         // The other writer changes the game and lets the move's write in.
         other
             .batch_execute(&format!(
@@ -532,6 +552,7 @@ async fn a_write_decided_before_its_turn_is_decided_again_if_the_game_changed() 
                 seen + 1,
                 "the refused move changed the game"
             );
+            game.version = seen + 1;
         } else {
             assert_eq!(response.status().as_u16(), 200);
             let answer: Value = response.json().await.unwrap();
@@ -564,9 +585,12 @@ postgres_tests! {
         let (red, blue) = two_users(&app, "onestmt").await;
         let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
 
-        // Twice: a move without `expected_version` (played on the changed
-        // game), then one that names the version it saw (refused).
-        for named in [false, true] {
+        // A move without `expected_version` (played on the changed game),
+        // then one that names the version it saw (refused); each once read
+        // first, and once decided from the game kept by the view before
+        // it (docs/storage.md, "A change decided from the game just read").
+        for (named, viewed) in [(false, false), (true, false), (false, true), (true, true)] {
+            kept_or_not(&app, &mut game, viewed).await;
             let seen = game.version;
             let m = game.local.legal_moves()[0];
             let mover = game.local.turn();
@@ -591,9 +615,11 @@ postgres_tests! {
                     async move { client.post(url).bearer_auth(token).json(&body).send().await },
                 )
             };
-            // The read, then the write (sent, and waiting for the row).
+            // The read (unless kept), then the write (sent, and waiting for
+            // the row).
+            let statements = if viewed { 1 } else { 2 };
             let waited = std::time::Instant::now();
-            while app.statements_sent() < sent_before + 2 {
+            while app.statements_sent() < sent_before + statements {
                 assert!(waited.elapsed().as_secs() < 10, "the move never wrote");
                 tokio::time::sleep(std::time::Duration::from_millis(2)).await;
             }
@@ -610,6 +636,7 @@ postgres_tests! {
                 assert!(detail.contains(&format!("version {}", seen + 1)), "{detail}");
                 assert_eq!(view["version"], seen + 1, "the refused move changed the game");
                 assert_eq!(events, events_before, "a refused move sent an event");
+                game.version = seen + 1;
             } else {
                 assert_eq!(response.status().as_u16(), 200);
                 let answer: Value = response.json().await.unwrap();

@@ -26,6 +26,7 @@ mod games_events;
 mod games_leak;
 mod games_play;
 mod hot_moves;
+mod kept_games;
 mod load;
 mod more_squares;
 mod names;

@@ -11,7 +11,7 @@ use domain::{Action, Color, Game, Move, Rescue, Rules, Setup, Variant, Viewer};
 use serde_json::{json, Value};
 use tokio::task::JoinHandle;
 
-use crate::harness::{TestApp, TestUser};
+use crate::harness::{test_config, TestApp, TestUser};
 
 // --- Talking to a server ------------------------------------------------
 
@@ -156,6 +156,17 @@ pub struct Match {
 }
 
 impl Match {
+    /// `color` made `m` (no rescue) on the server: the local copy follows.
+    pub fn moved(&mut self, color: Color, m: Move) {
+        let action = Action::Move {
+            from: m.from,
+            to: m.to,
+            rescue: None,
+        };
+        self.local.apply(color, action).unwrap();
+        self.version += 1;
+    }
+
     pub fn user(&self, color: Color) -> &TestUser {
         match color {
             Color::Red => &self.red,
@@ -800,4 +811,56 @@ pub async fn pg_number(app: &TestApp, sql: &'static str, param: &'static str) ->
     })
     .await
     .unwrap()
+}
+
+/// Another server on `app`'s database.
+pub struct Replica {
+    url: String,
+    client: reqwest::Client,
+    /// Stops the server, and says when it has.
+    stop: tokio::sync::oneshot::Sender<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Replica {
+    pub async fn start(app: &TestApp) -> Replica {
+        let replica = api::Application::build(test_config(app.database().url()), app.clock.clone())
+            .await
+            .expect("the replica starts");
+        let url = format!("http://127.0.0.1:{}", replica.port());
+        let handle = replica.handle();
+        tokio::spawn(replica.run_until_stopped());
+        let (stop, told) = tokio::sync::oneshot::channel::<tokio::sync::oneshot::Sender<()>>();
+        tokio::spawn(async move {
+            if let Ok(done) = told.await {
+                handle.stop(true).await;
+                let _ = done.send(());
+            }
+        });
+        Replica {
+            url,
+            client: reqwest::Client::new(),
+            stop,
+        }
+    }
+
+    pub async fn stop(self) {
+        let (done, stopped) = tokio::sync::oneshot::channel();
+        self.stop.send(done).unwrap();
+        stopped.await.unwrap();
+    }
+
+    /// The player to move makes `m` here (the local copy follows).
+    pub async fn play(&self, game: &mut Match, m: Move) {
+        let color = game.local.turn();
+        let response = self
+            .client
+            .post(format!("{}{}", self.url, game.path("/moves")))
+            .bearer_auth(&game.user(color).access_token)
+            .json(&move_body(m, None, Some(game.version)))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{m} on the replica");
+        game.moved(color, m);
+    }
 }

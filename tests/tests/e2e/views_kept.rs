@@ -6,7 +6,7 @@
 use domain::{Color, Rules, Variant, Viewer};
 use serde_json::Value;
 
-use crate::harness::{test_config, TestApp, TestUser};
+use crate::harness::{TestApp, TestUser};
 use crate::support::*;
 
 /// The view of the game as `user`: its raw body and its JSON.
@@ -109,13 +109,7 @@ postgres_tests! {
     async fn a_change_through_another_server_is_seen_at_once(app) {
         let (red, blue) = two_users(&app, "keptreplica").await;
         let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 23).await;
-        let replica = api::Application::build(test_config(app.database().url()), app.clock.clone())
-            .await
-            .expect("the replica starts");
-        let replica_url = format!("http://127.0.0.1:{}", replica.port());
-        let handle = replica.handle();
-        tokio::spawn(replica.run_until_stopped());
-        let client = reqwest::Client::new();
+        let replica = Replica::start(&app).await;
         let path = game.path("");
         for ply in 0..6 {
             // Both players' views are kept here...
@@ -124,20 +118,8 @@ postgres_tests! {
                 assert_eq!(view["version"], game.version, "ply {ply}");
             }
             // ... and the move is made on the other server.
-            let color = game.local.turn();
             let m = game.local.legal_moves()[0];
-            let response = client
-                .post(format!("{replica_url}{}", game.path("/moves")))
-                .bearer_auth(&game.user(color).access_token)
-                .json(&move_body(m, None, Some(game.version)))
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(response.status().as_u16(), 200, "move {m} on the replica");
-            game.local
-                .apply(color, domain::Action::Move { from: m.from, to: m.to, rescue: None })
-                .unwrap();
-            game.version += 1;
+            replica.play(&mut game, m).await;
             for (user, viewer) in [
                 (&game.red, Viewer::Player(Color::Red)),
                 (&game.blue, Viewer::Player(Color::Blue)),
@@ -147,6 +129,6 @@ postgres_tests! {
                 scan_view(&view, &game.local, viewer);
             }
         }
-        handle.stop(true).await;
+        replica.stop().await;
     }
 }

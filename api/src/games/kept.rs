@@ -1,0 +1,251 @@
+//! The games this process has just read, kept for the next change of the
+//! same game (docs/storage.md, "A change decided from the game just
+//! read").
+//!
+//! A player reads the game, then moves: the move would read the same row
+//! again. Instead, a change is first decided from the row kept here and
+//! written with the version it was read at (`WHERE version = ...`). The
+//! write matches only if the stored game is still at that version, and
+//! every column a decision reads changes only with the version, so a
+//! change written this way is exactly the change a fresh read would have
+//! made. Anything else falls back to reading the game: a write that
+//! matched nothing (someone changed the game since, in this process or
+//! another), and any refusal, which is only ever decided on a fresh read.
+//! The database stays the only truth; an entry that is stale costs one
+//! statement, never a wrong answer.
+//!
+//! Bounded by bytes: past [`BUDGET_BYTES`] entries are dropped, any of
+//! them, until the new one fits. One entry a game; a newer version
+//! replaces an older one, never the reverse.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use uuid::Uuid;
+
+use super::answers::Names;
+use crate::storage::games::{GameRow, Status};
+
+/// What all entries may hold together: about 2,000 games in play (a row
+/// is 1.5-2 KiB with its usernames).
+pub const BUDGET_BYTES: usize = 4 * 1024 * 1024;
+
+/// One game as read, with the usernames it mentions.
+#[derive(Debug)]
+pub struct Kept {
+    pub row: GameRow,
+    pub names: Names,
+    bytes: usize,
+}
+
+/// The kept games; one per process, shared by all workers.
+pub struct KeptGames {
+    budget: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    entries: HashMap<Uuid, Arc<Kept>>,
+    bytes: usize,
+}
+
+impl Default for KeptGames {
+    fn default() -> Self {
+        KeptGames::with_budget(BUDGET_BYTES)
+    }
+}
+
+impl KeptGames {
+    /// Kept games of at most `budget` bytes together (0: none kept).
+    pub fn with_budget(budget: usize) -> Self {
+        KeptGames {
+            budget,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    /// Game `id` as last kept, if it is.
+    pub fn get(&self, id: Uuid) -> Option<Arc<Kept>> {
+        let inner = self.inner.lock().ok()?;
+        inner.entries.get(&id).cloned()
+    }
+
+    /// Game `id` as last kept, if it is, no longer kept.
+    pub fn take(&self, id: Uuid) -> Option<Arc<Kept>> {
+        let mut inner = self.inner.lock().ok()?;
+        let kept = inner.entries.remove(&id)?;
+        inner.bytes -= kept.bytes;
+        Some(kept)
+    }
+
+    /// Keeps `row` (game `id`) with `names`, unless the game is over
+    /// (nothing changes it any more) or a newer version of it is kept
+    /// already.
+    pub fn put(&self, id: Uuid, row: GameRow, names: Names) {
+        let bytes = size_of(&row, &names);
+        let over = matches!(
+            Status::parse(&row.status),
+            Some(Status::Finished | Status::Aborted) | None
+        );
+        if over || bytes > self.budget {
+            return;
+        }
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let inner = &mut *inner;
+        if let Some(old) = inner.entries.get(&id) {
+            if old.row.version > row.version {
+                return;
+            }
+            inner.bytes -= old.bytes;
+            inner.entries.remove(&id);
+        }
+        while inner.bytes + bytes > self.budget {
+            let Some(victim) = inner.entries.keys().next().copied() else {
+                break;
+            };
+            if let Some(dropped) = inner.entries.remove(&victim) {
+                inner.bytes -= dropped.bytes;
+            }
+        }
+        inner.bytes += bytes;
+        inner
+            .entries
+            .insert(id, Arc::new(Kept { row, names, bytes }));
+    }
+
+    /// Forgets game `id` if what is kept of it is older than `version`
+    /// (the game reached `version`, so a change decided from the entry
+    /// could only lose its race).
+    pub fn forget_before(&self, id: Uuid, version: i64) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let inner = &mut *inner;
+        if inner
+            .entries
+            .get(&id)
+            .is_some_and(|kept| kept.row.version < version)
+        {
+            if let Some(dropped) = inner.entries.remove(&id) {
+                inner.bytes -= dropped.bytes;
+            }
+        }
+    }
+
+    /// Bytes held now.
+    pub fn bytes(&self) -> usize {
+        self.inner.lock().map_or(0, |inner| inner.bytes)
+    }
+}
+
+/// What an entry holds, about: its text and a fixed share for the rest.
+fn size_of(row: &GameRow, names: &Names) -> usize {
+    const FIXED: usize = 256;
+    let texts = [
+        Some(&row.id),
+        Some(&row.variant),
+        Some(&row.rules),
+        Some(&row.status),
+        Some(&row.creator_id),
+        row.red_user_id.as_ref(),
+        row.blue_user_id.as_ref(),
+        row.challenged_user_id.as_ref(),
+        row.red_setup.as_ref(),
+        row.blue_setup.as_ref(),
+        row.state.as_ref(),
+        row.turn.as_ref(),
+        row.draw_offer.as_ref(),
+        row.result_winner.as_ref(),
+        row.result_reason.as_ref(),
+    ];
+    let text: usize = texts.into_iter().flatten().map(String::len).sum();
+    let names: usize = names.values().map(|n| n.len() + 48).sum();
+    FIXED + text + names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDateTime;
+
+    fn row(id: Uuid, version: i64, state: usize) -> GameRow {
+        GameRow {
+            id: id.to_string(),
+            variant: "classic".into(),
+            rules: "{}".into(),
+            status: "playing".into(),
+            version,
+            creator_id: Uuid::nil().to_string(),
+            red_user_id: None,
+            blue_user_id: None,
+            challenged_user_id: None,
+            days_per_move: 3,
+            red_setup: None,
+            blue_setup: None,
+            state: Some("x".repeat(state)),
+            turn: None,
+            ply: 0,
+            draw_offer: None,
+            deadline: None,
+            reminded_version: None,
+            result_winner: None,
+            result_reason: None,
+            created_at: NaiveDateTime::default(),
+            updated_at: NaiveDateTime::default(),
+            rated: false,
+        }
+    }
+
+    #[test]
+    fn a_game_is_kept_at_its_newest_version() {
+        let kept = KeptGames::with_budget(64 * 1024);
+        let game = Uuid::new_v4();
+        kept.put(game, row(game, 3, 10), Names::new());
+        kept.put(game, row(game, 4, 10), Names::new());
+        kept.put(game, row(game, 3, 10), Names::new());
+        assert_eq!(kept.get(game).map(|k| k.row.version), Some(4));
+        // Taken once.
+        assert_eq!(kept.take(game).map(|k| k.row.version), Some(4));
+        assert!(kept.take(game).is_none());
+        assert_eq!(kept.bytes(), 0);
+        kept.put(game, row(game, 4, 10), Names::new());
+        // A game that is over is not kept: nothing changes it.
+        let over = Uuid::new_v4();
+        let mut finished = row(over, 9, 10);
+        finished.status = "finished".into();
+        kept.put(over, finished, Names::new());
+        assert!(kept.get(over).is_none());
+        assert!(kept.get(Uuid::new_v4()).is_none());
+        // Reaching an older or the same version forgets nothing; a newer
+        // one forgets the entry.
+        kept.forget_before(game, 4);
+        assert!(kept.get(game).is_some());
+        kept.forget_before(game, 5);
+        assert!(kept.get(game).is_none());
+        assert_eq!(kept.bytes(), 0);
+    }
+
+    #[test]
+    fn the_budget_bounds_what_is_held() {
+        let one = size_of(&row(Uuid::nil(), 1, 1000), &Names::new());
+        let kept = KeptGames::with_budget(3 * one);
+        for version in 0..20 {
+            let game = Uuid::new_v4();
+            kept.put(game, row(game, version, 1000), Names::new());
+            assert!(kept.bytes() <= 3 * one, "{} bytes held", kept.bytes());
+        }
+        assert_eq!(kept.bytes(), 3 * one);
+        // Too big to keep at all; nothing else is dropped for it.
+        let big = Uuid::new_v4();
+        kept.put(big, row(big, 1, 4 * one), Names::new());
+        assert!(kept.get(big).is_none());
+        assert_eq!(kept.bytes(), 3 * one);
+        // No budget: nothing is kept.
+        let none = KeptGames::with_budget(0);
+        none.put(big, row(big, 1, 1), Names::new());
+        assert!(none.get(big).is_none());
+    }
+}

@@ -1,0 +1,132 @@
+//! A change decided from the game as this server last read it
+//! (docs/storage.md, "A change decided from the game just read"): after a
+//! view, the move that follows sends only its write; and when the game
+//! changed meanwhile through another server, what is kept is never
+//! trusted: no refusal comes from it, and no write made from it lands.
+
+use domain::{Color, Move, Rules, Variant, Viewer};
+use serde_json::Value;
+
+use crate::harness::TestApp;
+use crate::support::*;
+
+/// The player to move makes `m` on `app`, with or without naming the
+/// version; the answer must be the move made on the game as it is.
+async fn play_here(app: &TestApp, game: &mut Match, m: Move, name_version: bool) -> u64 {
+    let color = game.local.turn();
+    let before = app.statements_sent();
+    let response = app
+        .post_json(
+            &game.path("/moves"),
+            Some(&game.user(color).access_token),
+            &move_body(m, None, name_version.then_some(game.version)),
+        )
+        .await;
+    let sent = app.statements_sent() - before;
+    let status = response.status().as_u16();
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(status, 200, "{m} by {color}: {answer}");
+    game.moved(color, m);
+    assert_eq!(answer["game"]["version"], game.version);
+    assert_view_matches(&answer["game"], &game.local, Viewer::Player(color));
+    sent
+}
+
+/// A move that does not end the game (so that it is one statement).
+fn quiet_move(game: &Match) -> Move {
+    let moves = game.local.legal_moves();
+    moves
+        .iter()
+        .copied()
+        .find(|m| game.local.full_truth().piece_on(m.to).is_none())
+        .unwrap_or(moves[0])
+}
+
+postgres_tests! {
+    /// A view, then a move: the move is decided from the game the view
+    /// read and sends one statement, its write; the next move, with no
+    /// view before it, reads the game again.
+    async fn a_move_after_a_view_sends_only_its_write(app) {
+        let (red, blue) = two_users(&app, "keptcost").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
+        for ply in 0..6 {
+            let mover = game.user(game.local.turn()).clone();
+            let view = game_view(&app, &game.id, &mover).await;
+            assert_eq!(view["version"], game.version);
+            let m = quiet_move(&game);
+            let sent = play_here(&app, &mut game, m, ply % 2 == 0).await;
+            assert_eq!(sent, 1, "ply {ply}: a move after a view");
+            if game.local.is_finished() {
+                return;
+            }
+        }
+        let m = quiet_move(&game);
+        assert_eq!(play_here(&app, &mut game, m, true).await, 2, "a move with no view before it");
+    }
+
+    /// Blue's view is kept here with Red to move; Red moves through another
+    /// server. Blue's move here, without a version and then with one, is
+    /// refused by nothing kept: it is decided on the game as it is.
+    async fn nothing_kept_refuses_a_move_the_game_allows(app) {
+        let (red, blue) = two_users(&app, "keptrefuse").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 9).await;
+        let replica = Replica::start(&app).await;
+        for (round, name_version) in [false, true, false, true].into_iter().enumerate() {
+            // Both players read here: the game is kept at this version,
+            // with Red (or Blue) to move.
+            for user in [game.red.clone(), game.blue.clone()] {
+                assert_eq!(game_view(&app, &game.id, &user).await["version"], game.version);
+            }
+            let m = quiet_move(&game);
+            replica.play(&mut game, m).await;
+            // Kept: not this player's turn, and an older version.
+            let m = quiet_move(&game);
+            play_here(&app, &mut game, m, name_version).await;
+            assert_eq!(
+                game_view(&app, &game.id, &game.red.clone()).await["version"],
+                game.version,
+                "round {round}"
+            );
+            if game.local.is_finished() {
+                break;
+            }
+        }
+        replica.stop().await;
+    }
+
+    /// The game is kept here, then two moves are made through another
+    /// server, so that the same player is to move again: a move decided
+    /// from what is kept would be that player's move on the old position.
+    /// Its write matches nothing; the move is made on the game as it is.
+    async fn a_write_decided_from_a_stale_game_never_lands(app) {
+        let (red, blue) = two_users(&app, "keptstale").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 13).await;
+        let replica = Replica::start(&app).await;
+        for round in 0..4 {
+            let mover = game.user(game.local.turn()).clone();
+            assert_eq!(game_view(&app, &game.id, &mover).await["version"], game.version);
+            for _ in 0..2 {
+                let m = quiet_move(&game);
+                replica.play(&mut game, m).await;
+            }
+            if game.local.is_finished() {
+                break;
+            }
+            // Without a version: only the stored version stops a write
+            // decided from the old position.
+            let m = quiet_move(&game);
+            let sent = play_here(&app, &mut game, m, false).await;
+            assert!(sent <= 3, "round {round}: {sent} statements");
+            // Both servers agree with the local copy, move for move.
+            for (user, color) in [(game.red.clone(), Color::Red), (game.blue.clone(), Color::Blue)] {
+                let viewer = Viewer::Player(color);
+                let here = game_view(&app, &game.id, &user).await;
+                assert_view_matches(&here, &game.local, viewer);
+            }
+            if game.local.is_finished() {
+                break;
+            }
+        }
+        replica.stop().await;
+    }
+}
