@@ -16,10 +16,14 @@
 //!
 //! Bounded by bytes: past [`BUDGET_BYTES`] entries are dropped, any of
 //! them, until the new one fits. One entry a game; a newer version
-//! replaces an older one, never the reverse.
+//! replaces an older one, never the reverse. An entry serves for
+//! [`KEEP_FOR`] after its read, then no more: a move follows its read
+//! within seconds, and the usernames an entry shows (which change without
+//! the version when an account is deleted) are never older than that.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use uuid::Uuid;
 
@@ -30,17 +34,22 @@ use crate::storage::games::{GameRow, Status};
 /// is 1.5-2 KiB with its usernames).
 pub const BUDGET_BYTES: usize = 4 * 1024 * 1024;
 
+/// How long after its read an entry serves.
+pub const KEEP_FOR: Duration = Duration::from_secs(60);
+
 /// One game as read, with the usernames it mentions.
 #[derive(Debug)]
 pub struct Kept {
     pub row: GameRow,
     pub names: Names,
     bytes: usize,
+    read_at: Instant,
 }
 
 /// The kept games; one per process, shared by all workers.
 pub struct KeptGames {
     budget: usize,
+    keep_for: Duration,
     inner: Mutex<Inner>,
 }
 
@@ -57,40 +66,49 @@ impl Default for KeptGames {
 }
 
 impl KeptGames {
-    /// Kept games of at most `budget` bytes together (0: none kept).
+    /// Kept games of at most `budget` bytes together (0: none kept), each
+    /// for [`KEEP_FOR`].
     pub fn with_budget(budget: usize) -> Self {
+        KeptGames::with_budget_for(budget, KEEP_FOR)
+    }
+
+    /// Kept games of at most `budget` bytes together, each for `keep_for`.
+    pub fn with_budget_for(budget: usize, keep_for: Duration) -> Self {
         KeptGames {
             budget,
+            keep_for,
             inner: Mutex::new(Inner::default()),
         }
     }
 
-    /// Game `id` as last kept, if it is.
+    /// Game `id` as last kept, if it is and still serves.
     pub fn get(&self, id: Uuid) -> Option<Arc<Kept>> {
         let inner = self.inner.lock().ok()?;
-        inner.entries.get(&id).cloned()
+        inner.entries.get(&id).filter(|k| self.serves(k)).cloned()
     }
 
-    /// Game `id` as last kept, if it is, no longer kept.
+    /// Game `id` as last kept, if it is and still serves; kept no longer
+    /// either way.
     pub fn take(&self, id: Uuid) -> Option<Arc<Kept>> {
         let mut inner = self.inner.lock().ok()?;
         let kept = inner.entries.remove(&id)?;
         inner.bytes -= kept.bytes;
-        Some(kept)
+        self.serves(&kept).then_some(kept)
     }
 
-    /// Keeps `row` (game `id`) with `names`, unless the game is over
-    /// (nothing changes it any more) or a newer version of it is kept
-    /// already.
+    fn serves(&self, kept: &Kept) -> bool {
+        kept.read_at.elapsed() < self.keep_for
+    }
+
+    /// Keeps `row` (game `id`) with `names`, unless a newer version of it
+    /// is kept already; a game that is over (nothing changes it any more)
+    /// is only forgotten.
     pub fn put(&self, id: Uuid, row: GameRow, names: Names) {
         let bytes = size_of(&row, &names);
         let over = matches!(
             Status::parse(&row.status),
             Some(Status::Finished | Status::Aborted) | None
         );
-        if over || bytes > self.budget {
-            return;
-        }
         let Ok(mut inner) = self.inner.lock() else {
             return;
         };
@@ -102,6 +120,9 @@ impl KeptGames {
             inner.bytes -= old.bytes;
             inner.entries.remove(&id);
         }
+        if over || bytes > self.budget {
+            return;
+        }
         while inner.bytes + bytes > self.budget {
             let Some(victim) = inner.entries.keys().next().copied() else {
                 break;
@@ -111,9 +132,14 @@ impl KeptGames {
             }
         }
         inner.bytes += bytes;
-        inner
-            .entries
-            .insert(id, Arc::new(Kept { row, names, bytes }));
+        let read_at = Instant::now();
+        let kept = Kept {
+            row,
+            names,
+            bytes,
+            read_at,
+        };
+        inner.entries.insert(id, Arc::new(kept));
     }
 
     /// Forgets game `id` if what is kept of it is older than `version`
@@ -212,8 +238,10 @@ mod tests {
         assert!(kept.take(game).is_none());
         assert_eq!(kept.bytes(), 0);
         kept.put(game, row(game, 4, 10), Names::new());
-        // A game that is over is not kept: nothing changes it.
+        // A game that is over is not kept (nothing changes it), and what
+        // was kept of it is forgotten.
         let over = Uuid::new_v4();
+        kept.put(over, row(over, 8, 10), Names::new());
         let mut finished = row(over, 9, 10);
         finished.status = "finished".into();
         kept.put(over, finished, Names::new());
@@ -226,6 +254,19 @@ mod tests {
         kept.forget_before(game, 5);
         assert!(kept.get(game).is_none());
         assert_eq!(kept.bytes(), 0);
+    }
+
+    #[test]
+    fn an_entry_serves_only_for_its_time() {
+        let kept = KeptGames::with_budget_for(64 * 1024, Duration::ZERO);
+        let game = Uuid::new_v4();
+        kept.put(game, row(game, 3, 10), Names::new());
+        assert!(kept.get(game).is_none());
+        assert!(kept.take(game).is_none());
+        assert_eq!(kept.bytes(), 0);
+        let kept = KeptGames::with_budget_for(64 * 1024, Duration::from_secs(60));
+        kept.put(game, row(game, 3, 10), Names::new());
+        assert!(kept.take(game).is_some());
     }
 
     #[test]
