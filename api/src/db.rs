@@ -59,6 +59,11 @@ impl DbPool {
         self.pool.get()
     }
 
+    /// A connection from the pool if one is idle now (for tools and tests).
+    pub fn try_get(&self) -> Option<PooledConnection> {
+        self.pool.try_get()
+    }
+
     /// Whether this is a PostgreSQL database (else SQLite, whose writes
     /// share one writing connection).
     pub fn is_postgres(&self) -> bool {
@@ -461,9 +466,9 @@ where
 /// connection from the pool: it waits only for its turn on the writing
 /// connection (docs/storage.md, "Group commit on SQLite"), so that writes
 /// waiting for their turn never keep the pool's connections from the
-/// reads; `plan` runs first, on one of the pool's connections if one is
-/// idle at once (a plan is worth no wait), and `work` gets what it
-/// planned. `None` (no plan asked for, none made, or PostgreSQL, where the
+/// reads; `plan` runs first, given a way to one of the pool's connections
+/// if one is idle at once (a plan is worth no wait; a plan made from what
+/// is already at hand takes none), and `work` gets what it planned. `None` (no plan asked for, none made, or PostgreSQL, where the
 /// write runs on a pooled connection anyway): `work` does it all inside
 /// the transaction. The plan and the write share one deadline. A plan
 /// reports no error: one that fails is simply not made.
@@ -473,7 +478,7 @@ pub async fn run_write_planned<P, T, E, G, F>(
     work: F,
 ) -> Result<T, E>
 where
-    G: FnOnce(&mut DbConnection) -> Option<P> + Send + 'static,
+    G: FnOnce(&mut dyn FnMut() -> Option<PooledConnection>) -> Option<P> + Send + 'static,
     F: FnOnce(&mut DbConnection, Option<P>) -> Result<T, E> + Send + 'static,
     P: Send + 'static,
     T: Send + 'static,
@@ -488,10 +493,7 @@ where
     let connections = pool.pool.clone();
     bounded(pool, move |deadline, _given_up| {
         let _request = RequestScope::enter(deadline, Some(writer.clone()));
-        let planned = plan.and_then(|plan| {
-            let mut conn = connections.try_get()?;
-            plan(&mut conn)
-        });
+        let planned = plan.and_then(|plan| plan(&mut || connections.try_get()));
         writer.write(move |conn| work(conn, planned))
     })
     .await

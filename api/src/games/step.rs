@@ -238,9 +238,9 @@ where
         // meanwhile loses its race and the attempt runs again. A plan that
         // would be refused is not made: the refusal is decided inside the
         // write, as everywhere else, so it is never stale.
-        let plan = move |conn: &mut DbConnection, now| match &kept {
+        let plan = move |idle: &mut written::Idle<'_>, now| match &kept {
             Some(kept) => early.decided_kept(kept, now).ok(),
-            None => early.decided(conn, now).ok(),
+            None => early.decided(&mut *idle()?, now).ok(),
         };
         written::commit_planned(
             ctx,

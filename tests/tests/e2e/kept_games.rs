@@ -7,7 +7,7 @@
 use domain::{Color, Move, Rules, Variant, Viewer};
 use serde_json::Value;
 
-use crate::harness::TestApp;
+use crate::harness::{spawn_app_with, Backend, TestApp};
 use crate::support::*;
 
 /// The player to move makes `m` on `app`, with or without naming the
@@ -142,4 +142,49 @@ postgres_tests! {
         assert!(tried > 0, "no move was legal on both positions");
         replica.stop().await;
     }
+}
+
+/// On SQLite a move after a view is decided from the kept game before its
+/// turn on the writer even when none of the pool's connections is idle
+/// (the plan reads nothing): its turn on the writer only writes, as when
+/// connections are idle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_a_kept_move_needs_no_idle_connection() {
+    let app = spawn_app_with(Backend::Sqlite, |_| {}).await;
+    let (red, blue) = two_users(&app, "keptidle").await;
+    let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 21).await;
+    let mut in_turn = Vec::new();
+    for hold_all in [false, true] {
+        let mover = game.user(game.local.turn()).clone();
+        assert_eq!(
+            game_view(&app, &game.id, &mover).await["version"],
+            game.version
+        );
+        // Every connection the pool has or opens meanwhile (it opens new
+        // ones in the background up to its size).
+        let mut held = Vec::new();
+        let mut quiet_rounds = 0;
+        while hold_all && quiet_rounds < 3 {
+            let before = held.len();
+            held.extend(std::iter::from_fn(|| app.pool.try_get()));
+            quiet_rounds = if held.len() == before {
+                quiet_rounds + 1
+            } else {
+                0
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(held.is_empty(), !hold_all);
+        assert_eq!(held.is_empty(), !hold_all);
+        let before = app.statements_sent_by_writer();
+        let m = quiet_move(&game);
+        play_here(&app, &mut game, m, true).await;
+        in_turn.push(app.statements_sent_by_writer() - before);
+        drop(held);
+    }
+    println!("statements in the writer's turn: {in_turn:?}");
+    assert_eq!(
+        in_turn[1], in_turn[0],
+        "with no idle connection the move read in its turn"
+    );
 }
