@@ -12,8 +12,9 @@
 //!    game, play at full speed until their game passes `long_plies` plies
 //!    (or `long_seconds` pass). The move latencies of the games that got
 //!    there are split into plies < [`EARLY_PLIES`] and plies >
-//!    `late_from`: the same games, early and late. The games play in two
-//!    cohorts: the second starts when a game of the first passes
+//!    `late_from`: the same games, early and late. Every game is started
+//!    (not timed) before any is played. The games play in two cohorts:
+//!    the second starts playing when a game of the first passes
 //!    `late_from`, so that the first cohort's late moves are played at the
 //!    same time as the second's early ones, and each kind is measured
 //!    once alone and once beside the other cohort. A machine that is
@@ -505,6 +506,24 @@ async fn long_games(
     pairs: &[Arc<Pair>],
     errors: &Arc<Errors>,
 ) -> LongGames {
+    // Every game starts before any is played (not timed): a start (create,
+    // join, two setups) costs the server many moves' worth, and one made
+    // while the others play would weigh on whichever plies it met, the
+    // first cohort's late ones when the second cohort started at the gate.
+    let mut ready = Vec::new();
+    for (index, pair) in pairs.iter().cycle().take(options.long_games).enumerate() {
+        let Ok(client) = Client::new(base, errors, "long games") else {
+            continue;
+        };
+        let mut rng = SplitMix64(mix(options.seed, 1, index as u64));
+        let mut played = Played::default();
+        let began = Instant::now();
+        let first = start_game(&client, pair, &mut rng).await;
+        if let Some(id) = &first {
+            played.started(id, began.elapsed());
+        }
+        ready.push((index, client, Arc::clone(pair), rng, first, played));
+    }
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(options.long_seconds);
     let budget = Arc::new(AtomicU64::new(0));
@@ -515,13 +534,8 @@ async fn long_games(
     let (gate, _) = tokio::sync::watch::channel(false);
     let gate = Arc::new(gate);
     let mut tasks = tokio::task::JoinSet::new();
-    for (index, pair) in pairs.iter().cycle().take(options.long_games).enumerate() {
-        let Ok(client) = Client::new(base, errors, "long games") else {
-            continue;
-        };
-        let pair = Arc::clone(pair);
+    for (index, client, pair, mut rng, mut first, first_played) in ready {
         let budget = Arc::clone(&budget);
-        let seed = mix(options.seed, 1, index as u64);
         let plies = options.long_plies;
         let late_from = options.late_from;
         let (opens, mut waits) = if index < first_cohort {
@@ -534,7 +548,6 @@ async fn long_games(
                 // Err: every opener is gone; play anyway.
                 let _ = gate.wait_for(|open| *open).await;
             }
-            let mut rng = SplitMix64(seed);
             let limit = Limit {
                 deadline,
                 budget: &budget,
@@ -545,9 +558,15 @@ async fn long_games(
             // Games that ended early are dropped: only one that got to
             // `plies` gives early and late moves of the same game.
             let mut best = Played::default();
+            let mut first_played = Some(first_played);
             for _ in 0..LONG_GAME_ATTEMPTS {
-                let mut played = Played::default();
-                play_game(&client, &pair, &mut rng, &limit, &mut played).await;
+                let mut played = first_played.take().unwrap_or_default();
+                match first.take() {
+                    Some(id) => {
+                        play_started(&client, &pair, &id, &mut rng, &limit, &mut played).await;
+                    }
+                    None => play_game(&client, &pair, &mut rng, &limit, &mut played).await,
+                }
                 let reached = played.moves.last().map_or(0, |(ply, _)| *ply);
                 let best_ply = best.moves.last().map_or(0, |(ply, _)| *ply);
                 if reached >= best_ply {
@@ -631,6 +650,15 @@ struct Played {
     last_game: Option<String>,
 }
 
+impl Played {
+    /// Game `id` was started, which took `took`.
+    fn started(&mut self, id: &str, took: Duration) {
+        self.starts.push(took);
+        self.games_started += 1;
+        self.last_game = Some(id.to_owned());
+    }
+}
+
 /// Starts a game for `pair` and plays it until it ends, `limit` says stop,
 /// or a request fails.
 async fn play_game(
@@ -645,9 +673,19 @@ async fn play_game(
         tokio::time::sleep(Duration::from_millis(20)).await;
         return;
     };
-    played.starts.push(began.elapsed());
-    played.games_started += 1;
-    played.last_game = Some(id.clone());
+    played.started(&id, began.elapsed());
+    play_started(client, pair, &id, rng, limit, played).await;
+}
+
+/// Plays game `id`, already started for `pair`, as [`play_game`] does.
+async fn play_started(
+    client: &Client,
+    pair: &Pair,
+    id: &str,
+    rng: &mut SplitMix64,
+    limit: &Limit<'_>,
+    played: &mut Played,
+) {
     let view_path = format!("/api/v1/games/{id}");
     let move_path = format!("/api/v1/games/{id}/moves");
     let mut red_to_move = true;
