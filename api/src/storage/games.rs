@@ -651,18 +651,57 @@ impl Query for GameWithNames<'_> {
 
 impl<DB> QueryFragment<DB> for GameWithNames<'_>
 where
-    DB: Backend,
+    DB: ColumnsOnce,
     str: ToSql<Text, DB>,
     GameColumns: QueryFragment<DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
         out.push_sql("SELECT ");
-        self.columns.walk_ast(out.reborrow())?;
+        // Every read of a game runs this (diesel-async builds the SQL of a
+        // prepared statement each time to look it up): the column list,
+        // which binds nothing, is built once per backend.
+        match DB::game_columns() {
+            Some(columns) => out.push_sql(columns),
+            None => self.columns.walk_ast(out.reborrow())?,
+        }
         out.push_sql(
             ", games.creator_name, games.red_name, games.blue_name, games.challenged_name \
              FROM games WHERE games.id = ",
         );
         out.push_bind_param::<Text, str>(self.id)
+    }
+}
+
+/// A backend for which [`GameColumns`] is written once, as diesel writes it.
+trait ColumnsOnce: Backend {
+    /// The SQL of [`GameColumns`]; `None` if diesel could not write it.
+    fn game_columns() -> Option<&'static str>;
+}
+
+/// The SQL diesel writes for [`GameColumns`] on `DB`.
+fn columns_sql<DB>() -> Option<String>
+where
+    DB: Backend + Default,
+    DB::QueryBuilder: Default,
+    GameColumns: QueryFragment<DB>,
+{
+    let mut builder = DB::QueryBuilder::default();
+    let columns = <GameRow as Selectable<Pg>>::construct_selection();
+    columns.to_sql(&mut builder, &DB::default()).ok()?;
+    Some(diesel::query_builder::QueryBuilder::finish(builder))
+}
+
+impl ColumnsOnce for Pg {
+    fn game_columns() -> Option<&'static str> {
+        static SQL: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        SQL.get_or_init(columns_sql::<Pg>).as_deref()
+    }
+}
+
+impl ColumnsOnce for Sqlite {
+    fn game_columns() -> Option<&'static str> {
+        static SQL: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        SQL.get_or_init(columns_sql::<Sqlite>).as_deref()
     }
 }
 
