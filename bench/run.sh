@@ -17,9 +17,10 @@
 # PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres), BENCH_LOG_LEVEL
 # (info, the server's default), BACKENDS ("postgres sqlite"), OUT (a
 # directory to keep the reports, logs and tables in; default: none kept),
-# PERF=1 (record `perf` on the PostgreSQL server during its move phase, at
-# PERF_FREQ samples a second, default 199; the reports perf-self.txt and
-# perf-children.txt are kept in OUT). Any other server setting (WORKERS,
+# PERF=1 (record `perf` on the PostgreSQL server during its move phase, or
+# its view phase with PERF_PHASE=views, at PERF_FREQ samples a second,
+# default 199; the reports perf-self.txt and perf-children.txt are kept in
+# OUT). Any other server setting (WORKERS,
 # DATABASE_POOL_SIZE, ...) passes through from the environment.
 #
 # Only the rate limits differ from the server's defaults (REGISTER_RATE_LIMIT
@@ -176,13 +177,17 @@ run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
         >"$WORK/$2.json" 2>"$WORK/$2-load.txt" &
     LOAD_PID=$!
     if [ "${PERF:-0}" = 1 ] && [ "$2" = postgres ]; then
-        # The move phase only (not the password hashing of the set-up).
-        while kill -0 "$LOAD_PID" 2>/dev/null && ! grep -q '^load: moves:' "$WORK/$2-load.txt"; do
+        # One phase only (not the password hashing of the set-up).
+        local phase=moves seconds=$MOVE_SECONDS
+        if [ "${PERF_PHASE:-moves}" = views ]; then
+            phase=views seconds=$VIEW_SECONDS
+        fi
+        while kill -0 "$LOAD_PID" 2>/dev/null && ! grep -q "^load: $phase:" "$WORK/$2-load.txt"; do
             sleep 0.2
         done
         # DWARF call graphs: the release build has no frame pointers.
         perf record -F "${PERF_FREQ:-199}" --call-graph dwarf -p "$SERVER_PID" -o "$WORK/perf.data" \
-            -- sleep "$MOVE_SECONDS" >"$WORK/perf-record.txt" 2>&1 &
+            -- sleep "$seconds" >"$WORK/perf-record.txt" 2>&1 &
         PERF_PID=$!
         wait "$PERF_PID" || true
         PERF_PID=""
