@@ -461,16 +461,20 @@ where
     .await
 }
 
+/// A plan's way to one of the pool's connections: `None` unless one is
+/// idle at once ([`run_write_planned`]).
+pub type Idle<'a> = dyn FnMut() -> Option<PooledConnection> + 'a;
+
 /// `work` in a [`write_transaction`], bounded as [`run_as`] is, after a
 /// plan made outside the transaction. On SQLite the write takes no
 /// connection from the pool: it waits only for its turn on the writing
 /// connection (docs/storage.md, "Group commit on SQLite"), so that writes
 /// waiting for their turn never keep the pool's connections from the
-/// reads; `plan` runs first, given a way to one of the pool's connections
-/// if one is idle at once (a plan is worth no wait; a plan made from what
-/// is already at hand takes none), and `work` gets what it planned. `None` (no plan asked for, none made, or PostgreSQL, where the
-/// write runs on a pooled connection anyway): `work` does it all inside
-/// the transaction. The plan and the write share one deadline. A plan
+/// reads; `plan` runs first, given an [`Idle`] way to one of the pool's
+/// connections (a plan is worth no wait; a plan made from what is already
+/// at hand takes none), and `work` gets what it planned. `None` (no plan
+/// asked for, none made, or PostgreSQL, where the write runs on a pooled
+/// connection anyway): `work` does it all inside the transaction. The plan and the write share one deadline. A plan
 /// reports no error: one that fails is simply not made.
 pub async fn run_write_planned<P, T, E, G, F>(
     pool: &DbPool,
@@ -478,7 +482,7 @@ pub async fn run_write_planned<P, T, E, G, F>(
     work: F,
 ) -> Result<T, E>
 where
-    G: FnOnce(&mut dyn FnMut() -> Option<PooledConnection>) -> Option<P> + Send + 'static,
+    G: FnOnce(&mut Idle<'_>) -> Option<P> + Send + 'static,
     F: FnOnce(&mut DbConnection, Option<P>) -> Result<T, E> + Send + 'static,
     P: Send + 'static,
     T: Send + 'static,

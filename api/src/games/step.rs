@@ -19,7 +19,7 @@ use super::notices::{self, EventPayload, Notice};
 use super::record::{GameRecord, Phase};
 use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, rated, Context};
-use crate::db::{DbConnection, StoreError};
+use crate::db::{DbConnection, Idle, StoreError};
 use crate::events::NewEvent;
 use crate::storage::games::{self as store, ActionRow, GameRow};
 use crate::storage::idempotency::IdempotencyRow;
@@ -238,7 +238,7 @@ where
         // meanwhile loses its race and the attempt runs again. A plan that
         // would be refused is not made: the refusal is decided inside the
         // write, as everywhere else, so it is never stale.
-        let plan = move |idle: &mut written::Idle<'_>, now| match &kept {
+        let plan = move |idle: &mut Idle<'_>, now| match &kept {
             Some(kept) => early.decided_kept(kept, now).ok(),
             None => early.decided(&mut *idle()?, now).ok(),
         };

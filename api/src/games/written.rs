@@ -28,10 +28,6 @@ use crate::events::NewEvent;
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
 use crate::storage::{from_db_time, to_db_time};
 
-/// A plan's way to one of the pool's connections, if one is idle at once
-/// ([`commit_planned`]).
-pub type Idle<'a> = dyn FnMut() -> Option<db::PooledConnection> + 'a;
-
 /// How long an idempotency key is remembered.
 pub const IDEMPOTENCY_TTL_HOURS: i64 = 24;
 /// Longest accepted `Idempotency-Key`.
@@ -159,7 +155,7 @@ where
     T: Serialize + Send + 'static,
     F: Fn(&mut DbConnection, DateTime<Utc>) -> Result<Change<T>, Failed> + Send + Sync + 'static,
 {
-    let no_plan = None::<fn(&mut Idle<'_>, DateTime<Utc>) -> Option<()>>;
+    let no_plan = None::<fn(&mut db::Idle<'_>, DateTime<Utc>) -> Option<()>>;
     commit_planned(ctx, user, idempotency, no_plan, move |conn, now, _| {
         work(conn, now)
     })
@@ -171,7 +167,7 @@ where
 /// have a connection of their own (SQLite, docs/storage.md, "Group commit
 /// on SQLite"), the first attempt runs `plan` before its write waits for
 /// its turn (`db::run_write_planned`), with a way to one of the pool's
-/// connections (`Idle`: none if none is idle at once) for what it reads,
+/// connections (`db::Idle`: none if none is idle at once) for what it reads,
 /// and `work` gets what it planned (`None`: nothing was planned, or it is
 /// PostgreSQL; `work` does it all). `work` must write a plan only if what
 /// it was made from is still so (a versioned write) and answer
@@ -188,7 +184,7 @@ pub async fn commit_planned<T, P, G, F>(
 where
     T: Serialize + Send + 'static,
     P: Send + 'static,
-    G: Fn(&mut Idle<'_>, DateTime<Utc>) -> Option<P> + Send + Sync + 'static,
+    G: Fn(&mut db::Idle<'_>, DateTime<Utc>) -> Option<P> + Send + Sync + 'static,
     F: Fn(&mut DbConnection, DateTime<Utc>, Option<P>) -> Result<Change<T>, Failed>
         + Send
         + Sync
@@ -203,7 +199,7 @@ where
         let plan = plan
             .clone()
             .filter(|_| tried == 0)
-            .map(|plan| move |idle: &mut Idle<'_>| plan(idle, now));
+            .map(|plan| move |idle: &mut db::Idle<'_>| plan(idle, now));
         let outcome = db::run_write_planned(&ctx.pool, plan, move |conn, planned| {
             attempt(conn, now, user, key.as_ref(), |conn, now| {
                 work(conn, now, planned)
