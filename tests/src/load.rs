@@ -516,13 +516,14 @@ async fn long_games(
             continue;
         };
         let mut rng = SplitMix64(mix(options.seed, 1, index as u64));
-        let mut played = Played::default();
         let began = Instant::now();
-        let first = start_game(&client, pair, &mut rng).await;
-        if let Some(id) = &first {
-            played.started(id, began.elapsed());
-        }
-        ready.push((index, client, Arc::clone(pair), rng, first, played));
+        // None: it is started again when its client plays.
+        let first = start_game(&client, pair, &mut rng).await.map(|id| {
+            let mut played = Played::default();
+            played.started(&id, began.elapsed());
+            (id, played)
+        });
+        ready.push((index, client, Arc::clone(pair), rng, first));
     }
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(options.long_seconds);
@@ -534,7 +535,7 @@ async fn long_games(
     let (gate, _) = tokio::sync::watch::channel(false);
     let gate = Arc::new(gate);
     let mut tasks = tokio::task::JoinSet::new();
-    for (index, client, pair, mut rng, mut first, first_played) in ready {
+    for (index, client, pair, mut rng, mut first) in ready {
         let budget = Arc::clone(&budget);
         let plies = options.long_plies;
         let late_from = options.late_from;
@@ -558,15 +559,18 @@ async fn long_games(
             // Games that ended early are dropped: only one that got to
             // `plies` gives early and late moves of the same game.
             let mut best = Played::default();
-            let mut first_played = Some(first_played);
             for _ in 0..LONG_GAME_ATTEMPTS {
-                let mut played = first_played.take().unwrap_or_default();
-                match first.take() {
-                    Some(id) => {
+                let played = match first.take() {
+                    Some((id, mut played)) => {
                         play_started(&client, &pair, &id, &mut rng, &limit, &mut played).await;
+                        played
                     }
-                    None => play_game(&client, &pair, &mut rng, &limit, &mut played).await,
-                }
+                    None => {
+                        let mut played = Played::default();
+                        play_game(&client, &pair, &mut rng, &limit, &mut played).await;
+                        played
+                    }
+                };
                 let reached = played.moves.last().map_or(0, |(ply, _)| *ply);
                 let best_ply = best.moves.last().map_or(0, |(ply, _)| *ply);
                 if reached >= best_ply {
