@@ -636,6 +636,50 @@ impl LostConnection for StoreError {
     }
 }
 
+/// Errors that can say "the database ended the transaction in a conflict"
+/// ([`StoreError::Conflict`]): the work may be tried again as it was.
+pub trait Conflicted {
+    fn conflicted(&self) -> bool;
+}
+
+impl Conflicted for StoreError {
+    fn conflicted(&self) -> bool {
+        matches!(self, StoreError::Conflict(_))
+    }
+}
+
+/// How many times [`write_transaction_retrying`] tries a transaction that
+/// keeps ending in a conflict.
+pub const CONFLICT_ATTEMPTS: u32 = 4;
+
+/// [`write_transaction`], tried again (at most [`CONFLICT_ATTEMPTS`] times in
+/// all, after a short pause that grows) while PostgreSQL ends it in a
+/// deadlock or serialization conflict. Each try is a whole new transaction,
+/// so `work` must read everything it decides on again. Locks are taken in
+/// one documented order (docs/storage.md, "Lock order"), so a conflict
+/// should not happen; this keeps one that still does from reaching the
+/// client. The last conflict is returned as it is ("unavailable", 503).
+pub fn write_transaction_retrying<T, E, F>(conn: &mut DbConnection, mut work: F) -> Result<T, E>
+where
+    F: FnMut(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error> + Conflicted,
+{
+    let mut attempt = 1;
+    loop {
+        match write_transaction(conn, &mut work) {
+            Err(error) if error.conflicted() && attempt < CONFLICT_ATTEMPTS => {
+                tracing::info!(
+                    attempt,
+                    "a transaction ended in a conflict; trying it again"
+                );
+                std::thread::sleep(Duration::from_millis(2 << attempt));
+                attempt += 1;
+            }
+            done => return done,
+        }
+    }
+}
+
 /// Why the storage layer could not do what it was asked. It knows nothing
 /// of HTTP: the service maps "unavailable" to a retryable answer.
 #[derive(Debug, thiserror::Error)]
@@ -646,6 +690,11 @@ pub enum StoreError {
     /// A statement failed.
     #[error("database error: {0}")]
     Query(#[source] diesel::result::Error),
+    /// PostgreSQL made this transaction the loser of a deadlock or of a
+    /// serialization conflict and rolled it back: nothing was written, and
+    /// the same work tried again can succeed ([`write_transaction_retrying`]).
+    #[error("the database ended the transaction in a conflict: {0}")]
+    Conflict(#[source] diesel::result::Error),
     /// A stored value does not read back (a bug or a hand-edited row).
     #[error("stored data is unreadable: {0}")]
     Corrupt(String),
@@ -672,6 +721,15 @@ impl From<diesel::result::Error> for StoreError {
                 if ends_the_session(info.message()) =>
             {
                 StoreError::Unavailable(Box::new(error))
+            }
+            Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
+                StoreError::Conflict(error)
+            }
+            // 40P01: diesel names no kind for it and keeps no SQLSTATE.
+            Error::DatabaseError(DatabaseErrorKind::Unknown, info)
+                if info.message().starts_with("deadlock detected") =>
+            {
+                StoreError::Conflict(error)
             }
             _ => StoreError::Query(error),
         }

@@ -589,6 +589,9 @@ impl From<crate::db::StoreError> for ApiError {
         use crate::db::StoreError;
         match error {
             StoreError::Unavailable(cause) => Self::Unavailable(cause),
+            // Still in conflict after its retries: nothing was written, and
+            // the client may try again (503 with Retry-After).
+            StoreError::Conflict(error) => Self::Unavailable(Box::new(error)),
             StoreError::Query(error) => Self::internal(error),
             other => Self::internal(other),
         }

@@ -79,6 +79,12 @@ impl crate::db::LostConnection for AccountError {
     }
 }
 
+impl crate::db::Conflicted for AccountError {
+    fn conflicted(&self) -> bool {
+        matches!(self, Self::Store(store) if crate::db::Conflicted::conflicted(store))
+    }
+}
+
 fn describe(problems: &[FieldProblem]) -> String {
     problems
         .iter()
