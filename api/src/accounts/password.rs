@@ -49,7 +49,9 @@ pub async fn change_password(
     let now = ctx.clock.now();
     let for_db = ctx.clone();
     let (ended, refresh) = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction(conn, |conn| {
+        db::write_transaction_retrying(conn, |conn| {
+            // Its first statement takes the account's row, before any of
+            // its tokens (docs/accounts.md).
             if !users::set_password_hash(conn, &user.id, &hash)? {
                 return Err(AccountError::AccountGone);
             }

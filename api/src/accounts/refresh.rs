@@ -32,19 +32,27 @@ pub async fn refresh(ctx: &Context, presented: &str) -> Result<TokenPair, Accoun
     let hash = tokens::hash_refresh_token(presented);
     let for_db = ctx.clone();
     let outcome = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction(conn, |conn| {
+        db::write_transaction_retrying(conn, |conn| {
             let now = for_db.clock.now();
+            let Some(found) = refresh_tokens::find_by_hash(conn, &hash)? else {
+                return Ok(Outcome::Refused(RefreshRefusal::Unknown));
+            };
+            // The account's row before its tokens, as every ending of a
+            // session takes them; then the token again, as it is now that
+            // no other change to the account's sessions is under way.
+            let live = users::lock_for_sessions(conn, &found.user_id)?;
             let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
                 return Ok(Outcome::Refused(RefreshRefusal::Unknown));
             };
-            if row.revoked_at.is_some() {
+            if row.revoked_at.is_some() || !live {
                 return Ok(Outcome::Refused(RefreshRefusal::Revoked));
             }
             let reused = row.used_at.is_some();
             if !reused && from_db_time(row.expires_at) <= now {
                 return Ok(Outcome::Refused(RefreshRefusal::Expired));
             }
-            // `mark_used` failing means a concurrent request spent it first.
+            // Under the account's lock nobody else can spend it meanwhile;
+            // `mark_used` failing would still be reuse.
             if reused || !refresh_tokens::mark_used(conn, &row.id, to_db_time(now))? {
                 return Ok(Outcome::Reused(end_session(conn, &row.family_id, now)?));
             }
@@ -73,22 +81,31 @@ pub async fn refresh(ctx: &Context, presented: &str) -> Result<TokenPair, Accoun
 }
 
 /// Ends the session of a refresh token: its refresh tokens and its access
-/// tokens stop working. Says nothing about whether the token was live.
+/// tokens stop working. Says nothing about whether the token was live. A
+/// token already spent by a rotation ends its session all the same: it is
+/// reuse, and the whole family ends (docs/accounts.md).
 pub async fn logout(ctx: &Context, presented: &str) -> Result<(), AccountError> {
     if presented.is_empty() || presented.len() > REFRESH_TOKEN_MAX {
         return Ok(());
     }
     let hash = tokens::hash_refresh_token(presented);
     let now = ctx.clock.now();
-    let ended = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            match refresh_tokens::find_by_hash(conn, &hash)? {
-                Some(row) => end_session(conn, &row.family_id, now),
-                None => Ok(None),
-            }
+    let (ended, reused) = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
+        db::write_transaction_retrying(conn, |conn| {
+            let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
+                return Ok((None, false));
+            };
+            // The account's row first (see `refresh`): a rotation under way
+            // commits before this, and its new token is revoked below.
+            users::lock_for_sessions(conn, &row.user_id)?;
+            let reused = row.used_at.is_some() && row.revoked_at.is_none();
+            Ok((end_session(conn, &row.family_id, now)?, reused))
         })
     })
     .await?;
+    if reused {
+        tracing::warn!("logout with a refresh token already spent; its session was ended");
+    }
     record_ended(ctx, ended.as_slice());
     Ok(())
 }

@@ -12,6 +12,7 @@ use crate::db::{self, DbConnection, DbPool, StoreError};
 use crate::events;
 use crate::events::Notifier;
 use crate::storage::refresh_tokens::{self, RefreshTokenRow};
+use crate::storage::users;
 use crate::storage::{from_db_time, to_db_time};
 
 /// A refresh token just recorded, and the session it belongs to.
@@ -47,7 +48,8 @@ pub(super) fn record_refresh(
     Ok(NewRefresh { token, session })
 }
 
-/// The pair to send for a refresh token just recorded.
+/// The pair to send for a refresh token just recorded (for a live
+/// account, which this process then knows: `auth::known`).
 pub(super) fn token_pair(
     ctx: &Context,
     user_id: Uuid,
@@ -106,8 +108,10 @@ fn announce(conn: &mut DbConnection, families: &[String]) -> Result<Vec<Uuid>, A
 pub async fn end_all(ctx: &Context, user_id: Uuid) -> Result<(), AccountError> {
     let now = ctx.clock.now();
     let ended = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            end_every_session(conn, &user_id.to_string(), now)
+        db::write_transaction_retrying(conn, |conn| {
+            let user_id = user_id.to_string();
+            users::lock_for_sessions(conn, &user_id)?;
+            end_every_session(conn, &user_id, now)
         })
     })
     .await?;

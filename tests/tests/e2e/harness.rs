@@ -60,6 +60,32 @@ pub enum Backend {
 /// Cargo rebuilds the tests whenever either variable changes.
 macro_rules! backend_tests {
     () => {};
+    // A fresh, empty database of each backend, for tests that start server
+    // processes of their own.
+    (
+        $(#[$meta:meta])*
+        async fn $name:ident($database:ident: TestDatabase) $body:block
+        $($rest:tt)*
+    ) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn body($database: $crate::harness::TestDatabase) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                body($crate::harness::TestDatabase::sqlite()).await;
+            }
+
+            postgres_test! {
+                body($crate::harness::TestDatabase::postgres()).await;
+            }
+        }
+
+        backend_tests! { $($rest)* }
+    };
     ($(#[$meta:meta])* async fn $name:ident($app:ident) $body:block $($rest:tt)*) => {
         backend_tests! {
             $(#[$meta])* async fn $name($app, config = |_| {}) $body

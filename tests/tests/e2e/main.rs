@@ -40,6 +40,7 @@ mod ratings;
 mod reads;
 mod records;
 mod reminders;
+mod session_races;
 mod sessions;
 mod setups;
 mod slow_clients;
