@@ -556,6 +556,7 @@ impl From<crate::games::library::LibraryError> for ApiError {
             E::NotFound => Self::not_found(detail),
             E::NameTaken { .. } => Self::new(ProblemKind::SetupNameTaken, detail),
             E::Full | E::Invalid(_) => Self::validation(detail),
+            E::AccountGone => Self::invalid_token(detail),
             E::InvalidSetup(problems) => {
                 Self::new(ProblemKind::InvalidSetup, detail).with_extension("problems", problems)
             }

@@ -16,6 +16,7 @@ use super::docs::{PieceDoc, SquareDoc, VariantDoc};
 use super::error::describe_setup;
 use crate::db::{self, DbPool, StoreError};
 use crate::storage::setups::{self as store, SavedSetupRow};
+use crate::storage::users;
 use crate::storage::{from_db_time, to_db_time};
 
 /// Most setups one user may keep (all variants together).
@@ -37,6 +38,9 @@ pub enum LibraryError {
     /// The placement is not a valid setup: every problem, at once.
     #[error("{}", describe_setup(.0))]
     InvalidSetup(Vec<SetupProblem>),
+    /// The caller's account no longer exists (its token outlived it).
+    #[error("this account no longer exists")]
+    AccountGone,
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{0}")]
@@ -139,6 +143,11 @@ pub async fn save(
     };
     let saved = db::run_as::<_, LibraryError, _>(pool, move |conn| {
         db::write_transaction(conn, |conn| {
+            // A deletion of the account either commits first (and this is
+            // refused) or waits for this and then removes it with the rest.
+            if !users::share_if_live(conn, &row.user_id)? {
+                return Err(LibraryError::AccountGone);
+            }
             if store::count_of_user(conn, &row.user_id)? >= MAX_SETUPS_PER_USER {
                 return Err(LibraryError::Full);
             }

@@ -26,6 +26,7 @@ use super::Context;
 use crate::db::{self, DbConnection, LostConnection, StoreError};
 use crate::events::NewEvent;
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
+use crate::storage::users;
 use crate::storage::{from_db_time, to_db_time};
 
 /// How long an idempotency key is remembered.
@@ -212,7 +213,7 @@ where
                 return Ok(Answered::Written(announce(ctx, change, users)))
             }
             Err(Failed::Refused(error)) if refers_to_a_missing_user(&error) => {
-                return Err(GameError::AccountGone)
+                return Err(whose_account_is_gone(ctx, user).await)
             }
             Err(Failed::Refused(error)) => return Err(error),
             Err(Failed::Lost) => continue,
@@ -327,7 +328,9 @@ where
         }
         Ok(Alone::Replayed(replayed)) => Some(Ok(Answered::Replayed(replayed))),
         Ok(Alone::Declined) => None,
-        Err(error) if refers_to_a_missing_user(&error) => Some(Err(GameError::AccountGone)),
+        Err(error) if refers_to_a_missing_user(&error) => {
+            Some(Err(whose_account_is_gone(ctx, user).await))
+        }
         Err(error) => Some(Err(error)),
     }
 }
@@ -355,13 +358,27 @@ fn announce<T>(ctx: &Context, change: Change<T>, users: Vec<Uuid>) -> Written<T>
 /// issued.
 fn refers_to_a_missing_user(error: &GameError) -> bool {
     use diesel::result::{DatabaseErrorKind, Error};
-    matches!(
-        error,
-        GameError::Store(StoreError::Query(Error::DatabaseError(
-            DatabaseErrorKind::ForeignKeyViolation,
-            _
-        )))
-    )
+    match error {
+        GameError::Store(StoreError::Query(Error::DatabaseError(kind, info))) => {
+            matches!(kind, DatabaseErrorKind::ForeignKeyViolation)
+                // The games' triggers refuse to put a deleted account in a
+                // game (docs/accounts.md, "Deleting an account").
+                || info.message().starts_with("account deleted")
+        }
+        _ => false,
+    }
+}
+
+/// The refusal for a change that named an account that does not exist or
+/// was deleted: the caller's own (its token outlived it: 401), or another
+/// account in the game (deleted meanwhile: the change is not possible).
+async fn whose_account_is_gone(ctx: &Context, caller: Uuid) -> GameError {
+    let id = caller.to_string();
+    match db::run(&ctx.pool, move |conn| Ok(users::is_live(conn, &id)?)).await {
+        Ok(true) => GameError::wrong_phase("an account named in this game was deleted"),
+        Ok(false) => GameError::AccountGone,
+        Err(error) => GameError::Store(error),
+    }
 }
 
 /// `work` in a write transaction. What it decided (done, refused, lost the

@@ -304,4 +304,95 @@ backend_tests! {
     async fn a_stolen_chain_dies_with_the_accounts_deletion(database: TestDatabase) {
         thief_against(database, Ending::Deletion).await;
     }
+
+    async fn a_deleted_account_keeps_no_game_made_while_it_was_deleted(database: TestDatabase) {
+        const TRIALS: usize = 3;
+        const OPEN_GAMES: usize = 40;
+        let deleting_side = start(&database);
+        let playing_side = Arc::new(start(&database));
+        for trial in 0..TRIALS {
+            let host = register(&deleting_side, &format!("host{trial}")).await;
+            let mut open = Vec::new();
+            for _ in 0..OPEN_GAMES {
+                let (status, body) = send(
+                    &deleting_side,
+                    Method::POST,
+                    "/api/v1/games",
+                    Some(&host.access_token),
+                    Some(json!({})),
+                )
+                .await;
+                assert_eq!(status, StatusCode::CREATED, "{body}");
+                open.push(body["id"].as_str().unwrap().to_owned());
+            }
+            let open = Arc::new(open);
+            let leaver = register(&deleting_side, &format!("leaver{trial}")).await;
+            let made = Arc::new(AtomicUsize::new(0));
+            // Two clients create open games and two take the host's seats,
+            // each until the server refuses the account.
+            let mut clients = Vec::new();
+            for client in 0..4 {
+                let server = playing_side.clone();
+                let token = leaver.access_token.clone();
+                let open = open.clone();
+                let made = made.clone();
+                clients.push(tokio::spawn(async move {
+                    let until = Instant::now() + Duration::from_secs(30);
+                    for round in 0.. {
+                        assert!(Instant::now() < until, "the deleted account kept writing");
+                        let (status, body) = if client < 2 {
+                            let body = Some(json!({}));
+                            send(&server, Method::POST, "/api/v1/games", Some(&token), body).await
+                        } else {
+                            let id = &open[(round * 2 + client) % open.len()];
+                            let path = format!("/api/v1/games/{id}/join");
+                            send(&server, Method::POST, &path, Some(&token), Some(json!({}))).await
+                        };
+                        match status.as_u16() {
+                            200 | 201 => {
+                                made.fetch_add(1, Ordering::AcqRel);
+                            }
+                            401 => {
+                                assert_eq!(body["code"], "unauthorized", "{body}");
+                                return;
+                            }
+                            // A seat another client of the account took.
+                            403 | 409 => {}
+                            _ => panic!("a write of the account answered {status}: {body}"),
+                        }
+                    }
+                }));
+            }
+            let until = Instant::now() + Duration::from_secs(20);
+            while made.load(Ordering::Acquire) < 4 {
+                assert!(Instant::now() < until, "the account's clients made nothing");
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            let (status, body) = send(
+                &deleting_side,
+                Method::DELETE,
+                "/api/v1/me",
+                Some(&leaver.access_token),
+                Some(json!({"password": PASSWORD})),
+            )
+            .await;
+            assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+            for client in clients {
+                client.await.unwrap();
+            }
+            let sql = format!(
+                "SELECT COUNT(*) AS n FROM games \
+                 WHERE status IN ('waiting', 'setup', 'playing') \
+                 AND '{id}' IN (creator_id, red_user_id, blue_user_id, challenged_user_id)",
+                id = leaver.id
+            );
+            assert_eq!(
+                count(&database, &sql),
+                0,
+                "trial {trial}: games of the deleted account are still running \
+                 ({} writes were made before the deletion)",
+                made.load(Ordering::Acquire)
+            );
+        }
+    }
 }

@@ -1,0 +1,2 @@
+DROP TRIGGER games_refuse_deleted_on_seat;
+DROP TRIGGER games_refuse_deleted_on_insert;
