@@ -135,6 +135,7 @@ impl Application {
             clock: clock.clone(),
             tokens,
             ended,
+            known: Arc::new(crate::auth::known::KnownUsers::new()),
             refresh_ttl: config.refresh_token_ttl,
             login_limiter: Arc::new(RateLimiter::new(config.login_attempts_per_minute, window)),
             register_limiter: Arc::new(RateLimiter::new(

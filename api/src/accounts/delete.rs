@@ -43,6 +43,7 @@ pub async fn delete(ctx: &Context, user_id: Uuid, password: String) -> Result<()
     })
     .await?;
     record_ended(ctx, &ended);
+    ctx.known.forget(user_id);
     tracing::info!(user_id = %user_id, sessions = ended.len(), "account deleted");
     let left = leave_games(&ctx.games, user_id).await?;
     tracing::info!(user_id = %user_id, games = left, "deleted account left its games");

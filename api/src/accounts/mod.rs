@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 
+use crate::auth::known::KnownUsers;
 use crate::auth::sessions::EndedSessions;
 use crate::auth::tokens::TokenService;
 use crate::clock::Clock;
@@ -40,6 +41,8 @@ pub struct Context {
     pub clock: Arc<dyn Clock>,
     pub tokens: Arc<TokenService>,
     pub ended: Arc<EndedSessions>,
+    /// Accounts known to exist (checked on every authenticated request).
+    pub known: Arc<KnownUsers>,
     pub refresh_ttl: Duration,
     /// Login attempts, keyed by client address and by username.
     pub login_limiter: Arc<RateLimiter>,

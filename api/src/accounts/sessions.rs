@@ -56,6 +56,7 @@ pub(super) fn token_pair(
     username: &str,
     refresh: NewRefresh,
 ) -> Result<TokenPair, AccountError> {
+    ctx.known.remember(user_id);
     Ok(TokenPair {
         access_token: ctx
             .tokens

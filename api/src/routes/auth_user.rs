@@ -3,13 +3,17 @@
 
 use std::future::{ready, Ready};
 
+use futures_util::future::{Either, LocalBoxFuture};
+
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpRequest};
 use uuid::Uuid;
 
+use crate::db;
 use crate::error::ApiError;
 use crate::state::AppState;
+use crate::storage::users;
 
 /// The caller, as proven by the access token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,14 +26,27 @@ pub struct AuthUser {
 
 impl FromRequest for AuthUser {
     type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
+    type Future =
+        Either<Ready<Result<Self, ApiError>>, LocalBoxFuture<'static, Result<Self, ApiError>>>;
 
     fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        ready(authenticate(req))
+        match authenticate(req) {
+            Ok(Checked::Known(user)) => Either::Left(ready(Ok(user))),
+            Ok(Checked::Unknown(user, accounts)) => {
+                Either::Right(Box::pin(look_up(user, accounts)))
+            }
+            Err(error) => Either::Left(ready(Err(error))),
+        }
     }
 }
 
-fn authenticate(req: &HttpRequest) -> Result<AuthUser, ApiError> {
+/// A valid token, and whether this process already knows its account.
+enum Checked {
+    Known(AuthUser),
+    Unknown(AuthUser, crate::accounts::Context),
+}
+
+fn authenticate(req: &HttpRequest) -> Result<Checked, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| ApiError::internal("application state is missing"))?;
@@ -54,9 +71,27 @@ fn authenticate(req: &HttpRequest) -> Result<AuthUser, ApiError> {
             "this session has ended (logged out); log in again",
         ));
     }
-    Ok(AuthUser {
+    let user = AuthUser {
         id: identity.user_id,
         username: identity.username,
         session: identity.session,
-    })
+    };
+    if state.accounts.known.contains(user.id) {
+        Ok(Checked::Known(user))
+    } else {
+        Ok(Checked::Unknown(user, state.accounts.clone()))
+    }
+}
+
+/// The first request of an account this process does not know yet: one
+/// read, then the account is known, or the token is refused as every token
+/// of an account that does not exist is, on every endpoint.
+async fn look_up(user: AuthUser, accounts: crate::accounts::Context) -> Result<AuthUser, ApiError> {
+    let id = user.id.to_string();
+    let live = db::run(&accounts.pool, move |conn| Ok(users::is_live(conn, &id)?)).await?;
+    if !live {
+        return Err(ApiError::invalid_token("this account no longer exists"));
+    }
+    accounts.known.remember(user.id);
+    Ok(user)
 }

@@ -23,8 +23,9 @@ use api::config::DatabaseUrl;
 use diesel::{Connection, PgConnection, RunQueryDsl, SqliteConnection};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
+use uuid::Uuid;
 
-use crate::harness::{TestDatabase, TestUser, PASSWORD};
+use crate::harness::{assert_problem, TestDatabase, TestUser, PASSWORD};
 use crate::process::ServerProcess;
 use crate::support::Server;
 
@@ -394,5 +395,46 @@ backend_tests! {
                 made.load(Ordering::Acquire)
             );
         }
+    }
+}
+
+backend_tests! {
+    async fn a_token_of_an_account_that_does_not_exist_is_refused_everywhere(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let game = crate::support::start_game(&app, &ann, &bob, 1).await;
+        let config = crate::harness::test_config(app.database().url());
+        let tokens =
+            api::auth::tokens::TokenService::new(&config, Arc::new(api::clock::SystemClock))
+                .unwrap();
+        let ghost = tokens
+            .issue(Uuid::new_v4(), "ghost", Uuid::new_v4())
+            .unwrap();
+        let requests: Vec<(Method, String, Option<Value>)> = vec![
+            (Method::GET, "/api/v1/me".into(), None),
+            (Method::GET, "/api/v1/games".into(), None),
+            (Method::POST, "/api/v1/games".into(), Some(json!({}))),
+            (Method::GET, format!("/api/v1/games/{game}"), None),
+            (Method::POST, format!("/api/v1/games/{game}/resign"), Some(json!({}))),
+            (Method::POST, format!("/api/v1/games/{game}/join"), Some(json!({}))),
+            (Method::GET, "/api/v1/me/setups".into(), None),
+            (Method::DELETE, "/api/v1/me/sessions".into(), None),
+            (Method::GET, "/api/v1/events".into(), None),
+        ];
+        for (method, path, body) in requests {
+            let mut request = app.client.request(method.clone(), app.url(&path)).bearer_auth(&ghost);
+            if let Some(body) = body {
+                request = request.json(&body);
+            }
+            let response = request.send().await.unwrap();
+            let problem = assert_problem(response, 401, "unauthorized").await;
+            assert!(
+                problem["detail"].as_str().unwrap().contains("no longer exists"),
+                "{method} {path}: {problem}"
+            );
+        }
+        // The game was not touched.
+        let view = crate::support::game_view(&app, &game, &ann).await;
+        assert_eq!(view["status"], "playing", "{view}");
     }
 }
