@@ -498,6 +498,48 @@ fn run_case(case: &Case) -> Check {
                     return Err(at(format!("rescues {}", g.rescues_used(c))));
                 }
             }
+            "chase" => {
+                // `chase: red none` or `chase: red since=1 positions=3
+                // evading=c4,d7`: a player's chase as the game stores it
+                // (more-squares rule): the ply of its first remembered
+                // position, how many it remembers, and where the pieces
+                // marked as evading stand now (sorted; `none` if there are
+                // none).
+                let w: Vec<&str> = value.split_whitespace().collect();
+                let c = color(w.first().ok_or_else(|| at("chase needs a color".into()))?)
+                    .map_err(at)?;
+                let doc = serde_json::to_value(&*g).unwrap();
+                let stored = &doc["chases"][c.name()];
+                let got = if stored.is_null() {
+                    "none".to_string()
+                } else {
+                    let mut evading: Vec<String> = stored["evading"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|id| {
+                            g.full_truth()
+                                .pieces()
+                                .find(|p| Some(u64::from(p.id.get())) == id.as_u64())
+                                .map_or_else(|| format!("id {id}"), |p| p.square.to_string())
+                        })
+                        .collect();
+                    evading.sort();
+                    format!(
+                        "since={} positions={} evading={}",
+                        stored["since_ply"],
+                        stored["positions"].as_array().unwrap().len(),
+                        if evading.is_empty() {
+                            "none".to_string()
+                        } else {
+                            evading.join(",")
+                        }
+                    )
+                };
+                if got != w[1..].join(" ") {
+                    return Err(at(format!("{c}'s chase: {got}")));
+                }
+            }
             "view" => {
                 // `view: <viewer> <square> <piece|hidden>`
                 let w: Vec<&str> = value.split_whitespace().collect();
