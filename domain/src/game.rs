@@ -540,7 +540,8 @@ impl Game {
     /// Whether the more-squares rule forbids `unit`'s move from `from` to
     /// `to` (already otherwise legal); `Some(ply)`: the earliest ply at
     /// which the position it would bring back stood. An attack is never
-    /// forbidden (a battle ends the chase), nor a move that threatens none
+    /// forbidden (a battle ends the chase, and it may only begin a new one),
+    /// nor a move that threatens none
     /// of the pieces that have evaded in the chase, nor the move straight
     /// back to the square the piece came from on the chaser's previous turn.
     #[inline(always)]
@@ -566,26 +567,37 @@ impl Game {
     }
 
     /// Updates both chases after `by`'s move of `mover` to `to` (already
-    /// on the board; `self.ply` is the ply just played).
+    /// on the board; `self.ply` is the ply just played). `battle_or_rescue`:
+    /// the move fought a battle or made a rescue.
     fn update_chases(&mut self, by: Color, mover: u8, to: Square, battle_or_rescue: bool) {
         if battle_or_rescue {
-            // Any battle ends every chase; so does a rescue (the arrangement
-            // gains a piece, so no earlier position can come back anyway).
+            // Any battle ends every chase that was on, both players'; so does
+            // a rescue (the arrangement gains a piece, so no earlier position
+            // can come back anyway). The move itself may begin a new chase
+            // below.
             self.chases = [Chase::default(), Chase::default()];
-            return;
-        }
-        // The opponent's chase: did this move evade its threat?
-        let theirs = &mut self.chases[by.opponent().index()];
-        if theirs.is_on() {
-            if theirs.threatened & bit(mover) != 0 {
-                theirs.evading |= bit(mover);
-                theirs.threatened = 0;
-            } else {
-                theirs.clear();
+        } else {
+            // The opponent's chase: did this move evade its threat?
+            let theirs = &mut self.chases[by.opponent().index()];
+            if theirs.is_on() {
+                if theirs.threatened & bit(mover) != 0 {
+                    theirs.evading |= bit(mover);
+                    theirs.threatened = 0;
+                } else {
+                    theirs.clear();
+                }
             }
         }
-        // Our own chase: whom does this move threaten?
-        let threatened = self.threatened_by(by, to);
+        // Our own chase: whom does this move threaten? Only a piece that
+        // stands on `to` after the move threatens: one that moved there, or
+        // won its battle there (a move, in the rule's sense, is a move to an
+        // empty square or an attack: docs/more-squares-rule.md, rule 1). An
+        // attacker that lost, alone or with the defender, threatens nothing.
+        let threatened = if self.board[to.index()] == mover {
+            self.threatened_by(by, to)
+        } else {
+            0
+        };
         let position = self.arrangement ^ turn_key(by.opponent());
         let ply = self.ply;
         let ours = &mut self.chases[by.index()];

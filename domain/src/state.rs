@@ -199,18 +199,28 @@ fn read_chase(game: &Game, color: Color, stored: &StoredChase) -> Result<Chase, 
         return bad("chase positions do not end at the chaser's last move");
     }
     if awaiting {
-        // Nothing has moved since: the position stands now, and the pieces
-        // next to where the chaser's last move ended are the ones threatened.
+        // Nothing has moved since: the position stands now, the piece that
+        // made the chaser's last move stands where it ended, and the pieces
+        // next to it are the ones threatened.
         let record = game
             .last_move
-            .filter(|m| m.color == color && m.battle.is_none() && m.rescue.is_none())
+            .filter(|m| m.color == color)
             .ok_or_else(|| StateError("chase: the last move is not the chaser's".into()))?;
+        let cell = game.board[record.to.index()];
+        if cell == EMPTY || game.units[cell as usize].id != record.piece_id {
+            return bad("chase: the chaser's last piece does not stand where it moved");
+        }
         if chase.positions.last() != Some(&(game.arrangement ^ turn_key(game.turn))) {
             return bad("chase: the last position is not the one on the board");
         }
         chase.threatened = game.threatened_by(color, record.to);
         if chase.threatened == 0 {
             return bad("chase: the chaser's last move threatens nothing");
+        }
+        // A battle or a rescue ends every chase that was on: a chase whose
+        // last move fought one (and won) or rescued began with that move.
+        if (record.battle.is_some() || record.rescue.is_some()) && (n != 1 || chase.evading != 0) {
+            return bad("chase: a battle or rescue did not end the chase before it");
         }
     } else if chase.evading == 0 {
         return bad("chase: the chaser is to move but nothing has evaded");

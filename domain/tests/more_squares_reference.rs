@@ -1,8 +1,8 @@
 //! Differential test of the more-squares rule: a naive implementation,
 //! written from `docs/more-squares-rule.md` alone, must agree with the
 //! engine in every position of many games played by a policy that chases
-//! (threatens, evades, and steers back into earlier positions), so that the
-//! rule forbids moves often.
+//! (captures next to an enemy piece, threatens, evades, and steers back
+//! into earlier positions), so that the rule forbids moves often.
 //!
 //! The reference keeps the whole history and compares whole arrangements
 //! (no hashes); it finds the chase anew at every position by walking back
@@ -15,8 +15,8 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use domain::playout::random_game;
 use domain::rng::SplitMix64;
 use domain::{
-    piece_char, Action, ActionError, Color, Game, IllegalMove, Move, Piece, PieceId, Rules, Square,
-    Variant,
+    piece_char, Action, ActionError, Color, Game, IllegalMove, Move, Outcome, Piece, PieceId,
+    Rules, Square, Variant,
 };
 
 /// The public arrangement: which piece (id, color) stands on which square.
@@ -29,7 +29,8 @@ struct Ply {
     to: Square,
     /// A battle or a rescue happened.
     battle_or_rescue: bool,
-    /// The opponent's pieces next to `to` right after the move.
+    /// The opponent's pieces next to `to` right after the move, if the
+    /// piece that moved stands there (it moved there, or won its battle).
     threatened: BTreeSet<PieceId>,
     /// The arrangement after the move (the opponent to move).
     after: Arrangement,
@@ -65,16 +66,17 @@ fn opponents_next_to(arr: &Arrangement, by: Color, to: Square) -> BTreeSet<Piece
 
 /// The chase of `color` (to move), found by walking back through the
 /// history: the longest run, ending now, of (threat by `color`, evasion by
-/// the opponent) pairs. Returns the chaser's plies in it (oldest first) and
-/// the pieces that evaded.
+/// the opponent) pairs, in which no move but the first threat fought a
+/// battle or made a rescue (those end every chase before them, and may
+/// begin one). Returns the chaser's plies in it (oldest first) and the
+/// pieces that evaded.
 fn chase(history: &[Ply], color: Color) -> Option<(Vec<&Ply>, BTreeSet<PieceId>)> {
     let mut threats = Vec::new();
     let mut evading = BTreeSet::new();
     let mut i = history.len();
     while i >= 2 {
         let (threat, reply) = (&history[i - 2], &history[i - 1]);
-        let is_threat =
-            threat.color == color && !threat.battle_or_rescue && !threat.threatened.is_empty();
+        let is_threat = threat.color == color && !threat.threatened.is_empty();
         let is_evasion = reply.color != color
             && !reply.battle_or_rescue
             && threat.threatened.contains(&reply.piece);
@@ -84,6 +86,9 @@ fn chase(history: &[Ply], color: Color) -> Option<(Vec<&Ply>, BTreeSet<PieceId>)
         threats.push(threat);
         evading.insert(reply.piece);
         i -= 2;
+        if threat.battle_or_rescue {
+            break;
+        }
     }
     threats.reverse();
     (!threats.is_empty()).then_some((threats, evading))
@@ -122,8 +127,9 @@ fn forbidden(game: &Game, history: &[Ply], candidates: &[Move]) -> BTreeMap<(Squ
     out
 }
 
-/// A chasing policy: evade a threat if possible, else threaten; prefer
-/// moves into positions seen before.
+/// A chasing policy: now and then a capture that threatens, else evade a
+/// threat if possible, else threaten; prefer moves into positions seen
+/// before.
 fn pick(game: &Game, seen: &HashSet<(Arrangement, Color)>, rng: &mut SplitMix64) -> Move {
     let moves = game.legal_moves();
     let now = arrangement(game);
@@ -136,18 +142,25 @@ fn pick(game: &Game, seen: &HashSet<(Arrangement, Color)>, rng: &mut SplitMix64)
         seen.contains(&(after, by.opponent()))
     };
     let evasions: Vec<Move> = match game.full_truth().last_move() {
-        Some(l) if l.battle.is_none() => moves
+        Some(l) if l.battle.is_none_or(|b| b.outcome == Outcome::AttackerWins) => moves
             .iter()
             .copied()
             .filter(|m| quiet(m) && neighbours(l.to).any(|n| n == m.from))
             .collect(),
         _ => Vec::new(),
     };
+    // Moves next to an opponent's piece, quiet ones or attacks that win (by
+    // the true ranks), so that chases begun by a capture are common.
+    let truth = game.full_truth();
+    let wins = |m: &Move| {
+        let strength = |s: Square| truth.piece_on(s).and_then(|p| p.piece.strength());
+        matches!((strength(m.from), strength(m.to)), (Some(a), Some(d)) if a > d)
+    };
     let threats: Vec<Move> = moves
         .iter()
         .copied()
         .filter(|m| {
-            quiet(m) && {
+            (quiet(m) || wins(m)) && {
                 let mut after = now.clone();
                 let p = after.remove(&m.from).unwrap();
                 after.insert(m.to, p);
@@ -155,7 +168,8 @@ fn pick(game: &Game, seen: &HashSet<(Arrangement, Color)>, rng: &mut SplitMix64)
             }
         })
         .collect();
-    for (list, percent) in [(&evasions, 85), (&threats, 85)] {
+    let captures: Vec<Move> = threats.iter().copied().filter(|m| !quiet(m)).collect();
+    for (list, percent) in [(&captures, 40), (&evasions, 85), (&threats, 85)] {
         let again: Vec<Move> = list.iter().copied().filter(repeats).collect();
         if !again.is_empty() && rng.below(100) < percent {
             return again[rng.below(again.len())];
@@ -204,6 +218,8 @@ fn sparse_game(seed: u64, rules: Rules) -> Game {
 #[test]
 fn the_rule_matches_a_naive_reading_of_it() {
     let (mut positions, mut chased, mut refusals) = (0u32, 0u32, 0u32);
+    // Positions with a chase on that a battle began, and refusals in them.
+    let (mut begun_by_battle, mut battle_refusals) = (0u32, 0u32);
     for seed in 0..72u64 {
         let variant = Variant::ALL[(seed % 3) as usize];
         let rules = Rules {
@@ -242,11 +258,18 @@ fn the_rule_matches_a_naive_reading_of_it() {
                 .filter(|k| !banned.contains_key(k))
                 .collect();
             assert_eq!(engine, expected, "seed {seed}, ply {}", game.ply());
-            if chase(&history, game.turn()).is_some() {
+            let found = chase(&history, game.turn());
+            if found.is_some() {
                 chased += 1;
             }
+            if found.is_some_and(|(threats, _)| threats[0].battle_or_rescue) {
+                begun_by_battle += 1;
+            }
+            let first_is_battle = chase(&history, game.turn())
+                .is_some_and(|(threats, _)| threats[0].battle_or_rescue);
             for (&(from, to), &since_ply) in &banned {
                 refusals += 1;
+                battle_refusals += u32::from(first_is_battle);
                 let mut g = game.clone();
                 let r = g.apply(game.turn(), Action::play(from, to));
                 assert_eq!(
@@ -271,13 +294,18 @@ fn the_rule_matches_a_naive_reading_of_it() {
                 .unwrap();
             free_game.apply(by, Action::play(m.from, m.to)).unwrap();
             let after = arrangement(&game);
+            let stands = after.get(&m.to) == Some(&(by, piece));
             history.push(Ply {
                 color: by,
                 piece,
                 from: m.from,
                 to: m.to,
                 battle_or_rescue: record.battle.is_some() || record.rescue.is_some(),
-                threatened: opponents_next_to(&after, by, m.to),
+                threatened: if stands {
+                    opponents_next_to(&after, by, m.to)
+                } else {
+                    BTreeSet::new()
+                },
                 after: after.clone(),
                 ply: game.ply(),
             });
@@ -289,8 +317,19 @@ fn the_rule_matches_a_naive_reading_of_it() {
             }
         }
     }
-    println!("{positions} positions, {chased} with a chase on, {refusals} refusals");
+    println!(
+        "{positions} positions, {chased} with a chase on ({begun_by_battle} begun by a battle), \
+        {refusals} refusals ({battle_refusals} in a chase begun by a battle)"
+    );
     assert!(positions > 15_000, "only {positions} positions");
     assert!(chased > 5_000, "only {chased} positions with a chase");
     assert!(refusals > 80, "only {refusals} refusals");
+    assert!(
+        begun_by_battle > 500,
+        "only {begun_by_battle} positions in a chase begun by a battle"
+    );
+    assert!(
+        battle_refusals > 8,
+        "only {battle_refusals} refusals in a chase begun by a battle"
+    );
 }
