@@ -222,8 +222,22 @@ fn read_chase(game: &Game, color: Color, stored: &StoredChase) -> Result<Chase, 
         if (record.battle.is_some() || record.rescue.is_some()) && (n != 1 || chase.evading != 0) {
             return bad("chase: a battle or rescue did not end the chase before it");
         }
-    } else if chase.evading == 0 {
-        return bad("chase: the chaser is to move but nothing has evaded");
+    } else {
+        // The evader has just evaded: its last move was quiet and moved a
+        // piece that is marked as evading.
+        let evaded = game.last_move.is_some_and(|m| {
+            m.color != color
+                && m.battle.is_none()
+                && m.rescue.is_none()
+                && game
+                    .units
+                    .iter()
+                    .position(|u| u.id == m.piece_id && u.alive)
+                    .is_some_and(|unit| chase.evading & bit(unit as u8) != 0)
+        });
+        if !evaded {
+            return bad("chase: the chaser is to move but the last move is no evasion");
+        }
     }
     Ok(chase)
 }

@@ -53,22 +53,27 @@ fn a_format_1_document_cannot_carry_chases() {
     assert!(serde_json::from_value::<Game>(doc).is_err());
 }
 
-/// Red's marshal chases Blue's captain around the left lake (b4, c4, d4,
-/// e4, e5, ...), each one step.
-fn lake_chase() -> Game {
+/// A game from `pieces` on an empty board, tournament rules, Red to move.
+fn position(pieces: &[(Color, Piece, &str)]) -> Game {
     let mut chars: Vec<char> = Square::all()
         .map(|s| if s.is_lake() { '_' } else { 'A' })
         .collect();
-    for (color, piece, square) in [
-        (Color::Red, Piece::Marshal, "b3"),
-        (Color::Red, Piece::Flag, "a1"),
-        (Color::Blue, Piece::Captain, "c4"),
-        (Color::Blue, Piece::Flag, "j10"),
-    ] {
+    for &(color, piece, square) in pieces {
         chars[sq(square).index()] = piece_char(color, piece);
     }
     let board: String = chars.into_iter().collect();
     Game::from_position(&board, Variant::Classic, Rules::tournament(), Color::Red).unwrap()
+}
+
+/// Red's marshal chases Blue's captain around the left lake (b4, c4, d4,
+/// e4, e5, ...), each one step.
+fn lake_chase() -> Game {
+    position(&[
+        (Color::Red, Piece::Marshal, "b3"),
+        (Color::Red, Piece::Flag, "a1"),
+        (Color::Blue, Piece::Captain, "c4"),
+        (Color::Blue, Piece::Flag, "j10"),
+    ])
 }
 
 fn play(game: &mut Game, moves: &str) {
@@ -141,4 +146,81 @@ fn a_chase_that_does_not_fit_the_game_is_refused() {
     for (i, f) in bad.iter().enumerate() {
         assert!(tamper(*f).is_err(), "tampered chase {i} accepted");
     }
+}
+
+#[test]
+fn a_chase_that_a_battle_should_have_ended_is_refused() {
+    let tamper = |game: &Game, f: &dyn Fn(&mut Value)| {
+        let mut d = round_trip(game);
+        f(&mut d);
+        serde_json::from_value::<Game>(d).map_err(|e| e.to_string())
+    };
+    // Red's marshal chases the captain (plies 1, 3), then takes the scout
+    // on c3 next to the sergeant (ply 5): a new chase with one position.
+    let mut game = position(&[
+        (Color::Red, Piece::Marshal, "b3"),
+        (Color::Red, Piece::Flag, "a1"),
+        (Color::Blue, Piece::Captain, "c4"),
+        (Color::Blue, Piece::Scout, "c3"),
+        (Color::Blue, Piece::Sergeant, "d3"),
+        (Color::Blue, Piece::Flag, "j10"),
+    ]);
+    play(&mut game, "b3-b4 c4-d4 b4-c4 d4-e4");
+    let before = round_trip(&game)["chases"]["red"].clone();
+    play(&mut game, "c4-c3");
+    let doc = round_trip(&game);
+    assert_eq!(doc["chases"]["red"]["since_ply"], 5);
+    assert!(tamper(&game, &|_| {}).is_ok());
+    let captain = serde_json::json!([sq("c4").index()]);
+    // The chase from before the battle, continued through it.
+    let mut positions = before["positions"].as_array().unwrap().clone();
+    positions.push(doc["chases"]["red"]["positions"][0].clone());
+    let err = tamper(&game, &|d| {
+        d["chases"]["red"]["since_ply"] = 1.into();
+        d["chases"]["red"]["positions"] = positions.clone().into();
+    });
+    assert!(err.unwrap_err().contains("battle"));
+    // Or the old chase's evader kept as evading.
+    let err = tamper(&game, &|d| d["chases"]["red"]["evading"] = captain.clone());
+    assert!(err.unwrap_err().contains("battle"));
+
+    // The evader answers by attacking: Red's chase must be gone.
+    let mut game = position(&[
+        (Color::Red, Piece::Marshal, "b3"),
+        (Color::Red, Piece::Scout, "c3"),
+        (Color::Red, Piece::Sergeant, "d3"),
+        (Color::Red, Piece::Flag, "a1"),
+        (Color::Blue, Piece::Captain, "c4"),
+        (Color::Blue, Piece::Flag, "j10"),
+    ]);
+    play(&mut game, "b3-b4");
+    let chase = round_trip(&game)["chases"]["red"].clone();
+    play(&mut game, "c4-c3");
+    let doc = round_trip(&game);
+    assert_eq!(doc["chases"]["red"], Value::Null);
+    assert_eq!(doc["chases"]["blue"]["since_ply"], 2);
+    let err = tamper(&game, &|d| {
+        d["chases"]["red"] = chase.clone();
+        d["chases"]["red"]["evading"] = captain.clone();
+    });
+    assert!(err.unwrap_err().contains("no evasion"));
+
+    // An attacker that lost threatens nothing, so no chase can follow its
+    // move: the piece on the square is the defender.
+    let mut game = position(&[
+        (Color::Red, Piece::Scout, "f6"),
+        (Color::Red, Piece::General, "e8"),
+        (Color::Red, Piece::Flag, "a1"),
+        (Color::Blue, Piece::Major, "f7"),
+        (Color::Blue, Piece::Captain, "f8"),
+        (Color::Blue, Piece::Flag, "j10"),
+    ]);
+    play(&mut game, "f6-f7");
+    assert_eq!(round_trip(&game)["chases"]["red"], Value::Null);
+    let err = tamper(&game, &|d| {
+        d["chases"]["red"] = serde_json::json!({
+            "since_ply": 1, "positions": ["0000000000000001"], "evading": []
+        });
+    });
+    assert!(err.unwrap_err().contains("does not stand where it moved"));
 }
