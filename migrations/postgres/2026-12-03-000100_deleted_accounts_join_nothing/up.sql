@@ -32,22 +32,16 @@ BEGIN
 END
 $$;
 
--- After a change of seats, only the accounts newly in the game must be
--- live: one already there may have been deleted since, its game ending.
+-- After a change of seats (a seat taken: the only write that changes one)
+-- every account in the game must be live: the one who sat down, and the
+-- ones already there, so that nobody joins the open game of an account
+-- deleted at that moment. The deletion's own endings change no seat.
 CREATE OR REPLACE FUNCTION games_retake_names() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.creator_id IS DISTINCT FROM OLD.creator_id THEN
-        PERFORM games_live_username(NEW.creator_id, 'creator');
-    END IF;
-    IF NEW.red_user_id IS DISTINCT FROM OLD.red_user_id THEN
-        PERFORM games_live_username(NEW.red_user_id, 'red');
-    END IF;
-    IF NEW.blue_user_id IS DISTINCT FROM OLD.blue_user_id THEN
-        PERFORM games_live_username(NEW.blue_user_id, 'blue');
-    END IF;
-    IF NEW.challenged_user_id IS DISTINCT FROM OLD.challenged_user_id THEN
-        PERFORM games_live_username(NEW.challenged_user_id, 'challenged');
-    END IF;
+    PERFORM games_live_username(NEW.creator_id, 'creator');
+    PERFORM games_live_username(NEW.red_user_id, 'red');
+    PERFORM games_live_username(NEW.blue_user_id, 'blue');
+    PERFORM games_live_username(NEW.challenged_user_id, 'challenged');
     UPDATE games SET
         creator_name = (SELECT username FROM users WHERE id = NEW.creator_id FOR SHARE),
         red_name = (SELECT username FROM users WHERE id = NEW.red_user_id FOR SHARE),

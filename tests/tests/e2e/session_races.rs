@@ -10,8 +10,9 @@
 //!   refresh token is valid in a family that was ended or of an account
 //!   that was deleted;
 //! - an account is deleted while its clients create and join games on the
-//!   other process: when the deletion has answered and those requests are
-//!   done, no game of the account is left running, with no restart;
+//!   other process, and another player joins its newest open games: when
+//!   the deletion has answered and those requests are done, no game of the
+//!   account is left running, with no restart;
 //! - a validly signed token of an account that does not exist is 401
 //!   `unauthorized` on every endpoint.
 
@@ -329,6 +330,37 @@ backend_tests! {
             let open = Arc::new(open);
             let leaver = register(&deleting_side, &format!("leaver{trial}")).await;
             let made = Arc::new(AtomicUsize::new(0));
+            let created = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+            let finished = Arc::new(AtomicUsize::new(0));
+            // The host takes the seats of the account's newest open games
+            // meanwhile, until the account's clients are done.
+            let guest = {
+                let server = playing_side.clone();
+                let token = host.access_token.clone();
+                let created = created.clone();
+                let finished = finished.clone();
+                tokio::spawn(async move {
+                    let until = Instant::now() + Duration::from_secs(30);
+                    while finished.load(Ordering::Acquire) < 4 {
+                        assert!(Instant::now() < until, "the account's clients never stopped");
+                        let newest = created.lock().unwrap().last().cloned();
+                        let Some(id) = newest else {
+                            tokio::task::yield_now().await;
+                            continue;
+                        };
+                        let path = format!("/api/v1/games/{id}/join");
+                        let (status, body) =
+                            send(&server, Method::POST, &path, Some(&token), Some(json!({}))).await;
+                        // Joined (or already in it: 403), or the game was
+                        // taken, ended or is the open game of an account
+                        // deleted just now.
+                        assert!(
+                            [200, 403, 409].contains(&status.as_u16()),
+                            "a join of the account's game answered {status}: {body}"
+                        );
+                    }
+                })
+            };
             // Two clients create open games and two take the host's seats,
             // each until the server refuses the account.
             let mut clients = Vec::new();
@@ -337,6 +369,8 @@ backend_tests! {
                 let token = leaver.access_token.clone();
                 let open = open.clone();
                 let made = made.clone();
+                let created = created.clone();
+                let finished = finished.clone();
                 clients.push(tokio::spawn(async move {
                     let until = Instant::now() + Duration::from_secs(30);
                     for round in 0.. {
@@ -352,9 +386,14 @@ backend_tests! {
                         match status.as_u16() {
                             200 | 201 => {
                                 made.fetch_add(1, Ordering::AcqRel);
+                                if status == StatusCode::CREATED {
+                                    let id = body["id"].as_str().unwrap().to_owned();
+                                    created.lock().unwrap().push(id);
+                                }
                             }
                             401 => {
                                 assert_eq!(body["code"], "unauthorized", "{body}");
+                                finished.fetch_add(1, Ordering::AcqRel);
                                 return;
                             }
                             // A seat another client of the account took.
@@ -381,6 +420,7 @@ backend_tests! {
             for client in clients {
                 client.await.unwrap();
             }
+            guest.await.unwrap();
             let sql = format!(
                 "SELECT COUNT(*) AS n FROM games \
                  WHERE status IN ('waiting', 'setup', 'playing') \
