@@ -5,7 +5,7 @@ use super::sessions::{record_refresh, token_pair};
 use super::{is_valid_username, AccountError, Context, Credentials, PASSWORD_MAX};
 use crate::auth::password;
 use crate::db;
-use crate::storage::users;
+use crate::storage::users::{self, RowLock};
 
 /// Logs in from client `address`. A wrong username and a wrong password get
 /// the same answer after the same hashing work. Attempts are limited per
@@ -60,10 +60,9 @@ pub async fn login(
             // deletion or a password change that committed since the
             // password was checked wins: its ending of every session must
             // not be followed by a session opened with the old password.
-            let live = users::lock_for_sessions(conn, &user_id)?;
-            let unchanged =
-                users::find_by_id(conn, &user_id)?.is_some_and(|now| now.password_hash == verified);
-            if !(live && unchanged) {
+            let unchanged = users::live(conn, &user_id, RowLock::Sessions)?
+                .is_some_and(|now| now.password_hash == verified);
+            if !unchanged {
                 return Err(AccountError::BadCredentials);
             }
             record_refresh(conn, &for_db, &user_id, None)

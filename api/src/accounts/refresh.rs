@@ -9,7 +9,7 @@ use super::{AccountError, Context, RefreshRefusal, REFRESH_TOKEN_MAX};
 use crate::auth::tokens;
 use crate::db;
 use crate::storage::refresh_tokens;
-use crate::storage::users::{self, UserRow};
+use crate::storage::users::{self, RowLock, UserRow};
 use crate::storage::{from_db_time, to_db_time};
 
 enum Outcome {
@@ -40,13 +40,13 @@ pub async fn refresh(ctx: &Context, presented: &str) -> Result<TokenPair, Accoun
             // The account's row before its tokens, as every ending of a
             // session takes them; then the token again, as it is now that
             // no other change to the account's sessions is under way.
-            let live = users::lock_for_sessions(conn, &found.user_id)?;
+            let live = users::live(conn, &found.user_id, RowLock::Sessions)?;
             let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
                 return Ok(Outcome::Refused(RefreshRefusal::Unknown));
             };
-            if row.revoked_at.is_some() || !live {
+            let Some(user) = live.filter(|_| row.revoked_at.is_none()) else {
                 return Ok(Outcome::Refused(RefreshRefusal::Revoked));
-            }
+            };
             let reused = row.used_at.is_some();
             if !reused && from_db_time(row.expires_at) <= now {
                 return Ok(Outcome::Refused(RefreshRefusal::Expired));
@@ -56,9 +56,6 @@ pub async fn refresh(ctx: &Context, presented: &str) -> Result<TokenPair, Accoun
             if reused || !refresh_tokens::mark_used(conn, &row.id, to_db_time(now))? {
                 return Ok(Outcome::Reused(end_session(conn, &row.family_id, now)?));
             }
-            let Some(user) = users::find_by_id(conn, &row.user_id)? else {
-                return Ok(Outcome::Refused(RefreshRefusal::Unknown));
-            };
             let session = Uuid::parse_str(&row.family_id).map_err(AccountError::internal)?;
             let refresh = record_refresh(conn, &for_db, &user.id, Some(session))?;
             Ok(Outcome::Rotated { user, refresh })
@@ -97,7 +94,7 @@ pub async fn logout(ctx: &Context, presented: &str) -> Result<(), AccountError> 
             };
             // The account's row first (see `refresh`): a rotation under way
             // commits before this, and its new token is revoked below.
-            users::lock_for_sessions(conn, &row.user_id)?;
+            users::live(conn, &row.user_id, RowLock::Sessions)?;
             let reused = row.used_at.is_some() && row.revoked_at.is_none();
             Ok((end_session(conn, &row.family_id, now)?, reused))
         })

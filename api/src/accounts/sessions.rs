@@ -12,7 +12,7 @@ use crate::db::{self, DbConnection, DbPool, StoreError};
 use crate::events;
 use crate::events::Notifier;
 use crate::storage::refresh_tokens::{self, RefreshTokenRow};
-use crate::storage::users;
+use crate::storage::users::{self, RowLock};
 use crate::storage::{from_db_time, to_db_time};
 
 /// A refresh token just recorded, and the session it belongs to.
@@ -111,7 +111,7 @@ pub async fn end_all(ctx: &Context, user_id: Uuid) -> Result<(), AccountError> {
     let ended = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
         db::write_transaction_retrying(conn, |conn| {
             let user_id = user_id.to_string();
-            users::lock_for_sessions(conn, &user_id)?;
+            users::live(conn, &user_id, RowLock::Sessions)?;
             end_every_session(conn, &user_id, now)
         })
     })

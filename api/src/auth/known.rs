@@ -1,7 +1,7 @@
 //! Accounts this process knows to exist, so that the access token of an
 //! account that does not exist is refused on every endpoint (401) without
 //! a database round trip for the accounts that do (docs/accounts.md,
-//! "Access tokens").
+//! "Access tokens of an account that does not exist").
 //!
 //! A signed token whose account is unknown here is checked once against
 //! the database; a live account is then remembered. Registration, login and

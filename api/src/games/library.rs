@@ -16,7 +16,7 @@ use super::docs::{PieceDoc, SquareDoc, VariantDoc};
 use super::error::describe_setup;
 use crate::db::{self, DbPool, StoreError};
 use crate::storage::setups::{self as store, SavedSetupRow};
-use crate::storage::users;
+use crate::storage::users::{self, RowLock};
 use crate::storage::{from_db_time, to_db_time};
 
 /// Most setups one user may keep (all variants together).
@@ -145,7 +145,7 @@ pub async fn save(
         db::write_transaction(conn, |conn| {
             // A deletion of the account either commits first (and this is
             // refused) or waits for this and then removes it with the rest.
-            if !users::share_if_live(conn, &row.user_id)? {
+            if users::live(conn, &row.user_id, RowLock::Share)?.is_none() {
                 return Err(LibraryError::AccountGone);
             }
             if store::count_of_user(conn, &row.user_id)? >= MAX_SETUPS_PER_USER {

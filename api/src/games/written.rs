@@ -26,7 +26,7 @@ use super::Context;
 use crate::db::{self, DbConnection, LostConnection, StoreError};
 use crate::events::NewEvent;
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
-use crate::storage::users;
+use crate::storage::users::{self, RowLock};
 use crate::storage::{from_db_time, to_db_time};
 
 /// How long an idempotency key is remembered.
@@ -374,7 +374,11 @@ fn refers_to_a_missing_user(error: &GameError) -> bool {
 /// account in the game (deleted meanwhile: the change is not possible).
 async fn whose_account_is_gone(ctx: &Context, caller: Uuid) -> GameError {
     let id = caller.to_string();
-    match db::run(&ctx.pool, move |conn| Ok(users::is_live(conn, &id)?)).await {
+    match db::run(&ctx.pool, move |conn| {
+        Ok(users::live(conn, &id, RowLock::None)?.is_some())
+    })
+    .await
+    {
         Ok(true) => GameError::wrong_phase("an account named in this game was deleted"),
         Ok(false) => GameError::AccountGone,
         Err(error) => GameError::Store(error),

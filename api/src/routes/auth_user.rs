@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::db;
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::storage::users;
+use crate::storage::users::{self, RowLock};
 
 /// The caller, as proven by the access token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +88,10 @@ fn authenticate(req: &HttpRequest) -> Result<Checked, ApiError> {
 /// of an account that does not exist is, on every endpoint.
 async fn look_up(user: AuthUser, accounts: crate::accounts::Context) -> Result<AuthUser, ApiError> {
     let id = user.id.to_string();
-    let live = db::run(&accounts.pool, move |conn| Ok(users::is_live(conn, &id)?)).await?;
+    let live = db::run(&accounts.pool, move |conn| {
+        Ok(users::live(conn, &id, RowLock::None)?.is_some())
+    })
+    .await?;
     if !live {
         return Err(ApiError::invalid_token("this account no longer exists"));
     }

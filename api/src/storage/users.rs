@@ -93,53 +93,46 @@ pub struct UserTombstone<'a> {
     pub password_hash: &'a str,
 }
 
-/// Takes account `id`'s row for the rest of the transaction, before any
-/// refresh token of it is read or written, and says whether the account is
-/// live (it exists and is not deleted).
-///
-/// Every change to an account's sessions takes this lock first: a refresh
-/// (rotation or reuse), a logout, logging out everywhere, a password change
-/// and a deletion. So a rotation either commits before a revocation, whose
-/// statements then see its new token, or waits for it and then sees its
-/// own token revoked (docs/accounts.md, "Ending sessions and rotation").
-/// On PostgreSQL it is `FOR NO KEY UPDATE`, which a foreign key's check
-/// does not wait for; SQLite runs one write at a time, so the read is
-/// enough there.
-pub fn lock_for_sessions(conn: &mut DbConnection, id: &str) -> QueryResult<bool> {
-    let query = users::table
-        .filter(users::id.eq(id))
-        .select(users::deleted_at);
-    let found: Option<Option<NaiveDateTime>> = match conn {
-        DbConnection::Postgresql(pg) => query.for_no_key_update().get_result(pg).optional()?,
-        DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
-    };
-    Ok(matches!(found, Some(None)))
+/// How [`live`] holds the account's row until the end of the transaction
+/// (PostgreSQL; SQLite runs one write at a time and takes no row lock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowLock {
+    /// A plain read.
+    None,
+    /// `FOR SHARE`: a write made on behalf of the account (a saved setup)
+    /// either commits before a deletion of the account takes the row, and
+    /// is then removed by it, or waits for the deletion and sees it.
+    Share,
+    /// `FOR NO KEY UPDATE`, taken by every change to the account's sessions
+    /// before any refresh token is read or written: a refresh (rotation or
+    /// reuse), a login, a logout, logging out everywhere (a password change
+    /// and a deletion update the row itself). So a rotation either commits
+    /// before a revocation, whose statements then see its new token, or
+    /// waits for it and then sees its own token revoked (docs/accounts.md,
+    /// "Ending sessions and rotation"). A foreign key's check does not wait
+    /// for it.
+    Sessions,
 }
 
-/// Whether account `id` exists and is not deleted, taking its row `FOR
-/// SHARE` on PostgreSQL until the end of the transaction: a write made on
-/// behalf of the account (a saved setup) that checks this first either
-/// commits before a deletion of the account takes the row, and is then
-/// removed by it, or waits for the deletion and sees the account gone.
-pub fn share_if_live(conn: &mut DbConnection, id: &str) -> QueryResult<bool> {
-    let query = users::table
-        .filter(users::id.eq(id))
-        .filter(users::deleted_at.is_null())
-        .select(users::id);
-    let found: Option<String> = match conn {
-        DbConnection::Postgresql(pg) => query.for_share().get_result(pg).optional()?,
-        DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
-    };
-    Ok(found.is_some())
-}
-
-/// Whether account `id` exists and is not deleted (a plain read).
-pub fn is_live(conn: &mut DbConnection, id: &str) -> QueryResult<bool> {
-    users::table
-        .filter(users::id.eq(id))
-        .filter(users::deleted_at.is_null())
-        .select(users::id)
-        .get_result::<String>(conn)
-        .optional()
-        .map(|found| found.is_some())
+/// Account `id` if it exists and is not deleted, its row held as `lock`
+/// says.
+pub fn live(conn: &mut DbConnection, id: &str, lock: RowLock) -> QueryResult<Option<UserRow>> {
+    // Built in each arm: the selection's backend is fixed by its use.
+    macro_rules! query {
+        () => {
+            users::table
+                .filter(users::id.eq(id))
+                .filter(users::deleted_at.is_null())
+                .select(UserRow::as_select())
+        };
+    }
+    match (conn, lock) {
+        (DbConnection::Postgresql(pg), RowLock::Share) => {
+            query!().for_share().get_result(pg).optional()
+        }
+        (DbConnection::Postgresql(pg), RowLock::Sessions) => {
+            query!().for_no_key_update().get_result(pg).optional()
+        }
+        (conn, _) => query!().get_result(conn).optional(),
+    }
 }
