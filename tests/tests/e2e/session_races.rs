@@ -443,6 +443,7 @@ backend_tests! {
         let ann = app.register_user("ann").await;
         let bob = app.register_user("bob").await;
         let game = crate::support::start_game(&app, &ann, &bob, 1).await;
+        let before = crate::support::game_view(&app, &game, &ann).await;
         let config = crate::harness::test_config(app.database().url());
         let tokens =
             api::auth::tokens::TokenService::new(&config, Arc::new(api::clock::SystemClock))
@@ -473,8 +474,10 @@ backend_tests! {
                 "{method} {path}: {problem}"
             );
         }
-        // The game was not touched.
-        let view = crate::support::game_view(&app, &game, &ann).await;
-        assert_eq!(view["status"], "playing", "{view}");
+        // The game was not touched: the same version, the same view.
+        let after = crate::support::game_view(&app, &game, &ann).await;
+        assert_eq!(after["status"], "playing", "{after}");
+        assert_eq!(after["version"], before["version"], "{after}");
+        assert_eq!(after, before);
     }
 }
