@@ -14,8 +14,9 @@ use domain::Action;
 use uuid::Uuid;
 
 use super::error::GameError;
+use super::fetch::load_with_names;
 use super::notices;
-use super::record::{GameRecord, Phase};
+use super::record::Phase;
 use super::step::{after_play, save};
 use super::written::{self, Failed};
 use crate::clock::Clock;
@@ -92,10 +93,11 @@ fn expire_in_transaction(
     now: DateTime<Utc>,
     game_id: Uuid,
 ) -> Result<Option<(i64, Vec<Uuid>)>, Failed> {
-    let Some(row) = store::find(conn, &game_id.to_string())? else {
-        return Ok(None);
+    let (mut record, names) = match load_with_names(conn, game_id) {
+        Ok(found) => found,
+        Err(GameError::NotFound) => return Ok(None),
+        Err(other) => return Err(other.into()),
     };
-    let mut record = GameRecord::from_row(&row)?;
     if !record.is_overdue(now) {
         return Ok(None);
     }
@@ -114,7 +116,7 @@ fn expire_in_transaction(
             (None, notices::game_aborted(&record, None))
         }
     };
-    save(conn, &mut record, now, log)?;
+    save(conn, &mut record, &names, now, log)?;
     let users = notices::record(conn, now, &notices)?;
     Ok(Some((record.version, users)))
 }

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::error::GameError;
 use super::record::Phase;
-use super::step::{act, Decision};
+use super::step::{act_leaving, Decision};
 use super::{abort, decline, in_play, Caller, Context, GameRecord};
 
 /// Takes `caller` out of game `game_id`. Answers whether the game changed
@@ -23,7 +23,7 @@ pub async fn leave(ctx: &Context, caller: &Caller, game_id: Uuid) -> Result<bool
             Phase::Playing(_) => in_play::decide(record, me, Action::Resign, now),
         }
     };
-    match act(ctx, me, game_id, None, None, decide, |_, _, _| Ok(())).await {
+    match act_leaving(ctx, me, game_id, decide).await {
         Ok(_) => Ok(true),
         Err(GameError::WrongPhase(_) | GameError::NotFound) => Ok(false),
         Err(other) => Err(other),

@@ -21,9 +21,10 @@ use super::written::{self, Answered, Change, Failed, Idempotency};
 use super::{clock, rated, Context};
 use crate::db::{DbConnection, Idle, StoreError};
 use crate::events::NewEvent;
-use crate::storage::games::{self as store, ActionRow, GameRow};
+use crate::storage::games::{self as store, ActionRow, GameRow, NamesRead};
 use crate::storage::idempotency::IdempotencyRow;
 use crate::storage::to_db_time;
+use crate::username::DELETED_USERNAME;
 
 /// A condition on the game's version named by the request.
 #[derive(Debug, Clone)]
@@ -76,23 +77,38 @@ pub fn player_color(record: &GameRecord, user: Uuid, doing: &str) -> Result<Colo
         .ok_or_else(|| GameError::forbidden(format!("only the players of this game may {doing}")))
 }
 
-/// Writes `record` (already changed in memory, still at its old version)
-/// as the next version, with the logged action and, if it ends a rated
-/// game, the players' new ratings; or reports a lost race.
+/// Writes `record` (already changed in memory, still at its old version,
+/// read with `names`) as the next version, with the logged action and, if
+/// it ends a rated game, the players' new ratings; or reports a lost race.
 pub fn save(
     conn: &mut DbConnection,
     record: &mut GameRecord,
+    names: &Names,
     now: DateTime<Utc>,
     log: Option<(Color, Action, Option<MoveRecord>)>,
 ) -> Result<(), Failed> {
-    let encoded = Encoded::next_version(record, now, log)?;
+    let names = names_read(record, names);
+    let encoded = Encoded::next_version(record, names, now, log)?;
     encoded.write(conn, record, now)
+}
+
+/// The usernames `record`'s seats had when it was read with `names`, as
+/// its versioned write requires them still (`store::NamesRead`).
+fn names_read(record: &GameRecord, names: &Names) -> NamesRead {
+    [
+        Some(record.creator),
+        record.red,
+        record.blue,
+        record.challenged,
+    ]
+    .map(|user| user.and_then(|user| names.get(&user).cloned()))
 }
 
 /// A changed game as it will be stored: its row at the next version and
 /// the action to log, encoded before the write.
 struct Encoded {
     before: i64,
+    names: NamesRead,
     row: GameRow,
     action: Option<ActionRow>,
 }
@@ -102,6 +118,7 @@ impl Encoded {
     /// version) to the next version and encodes it.
     fn next_version(
         record: &mut GameRecord,
+        names: NamesRead,
         now: DateTime<Utc>,
         log: Option<(Color, Action, Option<MoveRecord>)>,
     ) -> Result<Encoded, GameError> {
@@ -124,9 +141,19 @@ impl Encoded {
         };
         Ok(Encoded {
             before,
+            names,
             row: record.to_row()?,
             action,
         })
+    }
+
+    /// What the write requires of the stored game: the version and the
+    /// names it was decided from.
+    fn expected(&self) -> store::Expected<'_> {
+        store::Expected {
+            version: self.before,
+            names: &self.names,
+        }
     }
 
     /// The versioned write of `record`, encoded as `self`, and the ratings
@@ -137,7 +164,7 @@ impl Encoded {
         record: &GameRecord,
         now: DateTime<Utc>,
     ) -> Result<(), Failed> {
-        if !store::save(conn, &self.row, self.before, self.action.as_ref())? {
+        if !store::save(conn, &self.row, self.expected(), self.action.as_ref())? {
             return Err(Failed::Lost);
         }
         // A game this write ended is rated with it (docs/ratings.md).
@@ -158,7 +185,7 @@ impl written::WriteAlone for Encoded {
         Ok(store::save_with_events(
             conn,
             &self.row,
-            self.before,
+            self.expected(),
             self.action.as_ref(),
             &events,
             key,
@@ -198,7 +225,7 @@ pub fn after_play(
 
 /// Runs `decide` on game `game_id` for `user` as one versioned write, and
 /// answers with `answer` built from the caller's new view (and the move
-/// just made, for moves).
+/// just made, for moves). A deleted account is refused (401).
 pub async fn act<T, D, A>(
     ctx: &Context,
     user: Uuid,
@@ -216,13 +243,55 @@ where
         + Sync
         + 'static,
 {
-    let command = Arc::new(Command {
+    let command = Command {
         user,
+        leaving: false,
         game_id,
         precondition,
         decide,
         answer,
-    });
+    };
+    run(ctx, command, idempotency).await
+}
+
+/// [`act`] for the deletion of `user`'s account, which takes it out of
+/// game `game_id` after the account was marked deleted.
+pub async fn act_leaving<D>(
+    ctx: &Context,
+    user: Uuid,
+    game_id: Uuid,
+    decide: D,
+) -> Result<Answered<()>, GameError>
+where
+    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError> + Send + Sync + 'static,
+{
+    let command = Command {
+        user,
+        leaving: true,
+        game_id,
+        precondition: None,
+        decide,
+        answer: |_: &GameRecord, _: GameView, _: Option<&MoveRecord>| Ok(()),
+    };
+    run(ctx, command, None).await
+}
+
+/// [`act`]'s work, for any [`Command`].
+async fn run<T, D, A>(
+    ctx: &Context,
+    command: Command<D, A>,
+    idempotency: Option<Idempotency>,
+) -> Result<Answered<T>, GameError>
+where
+    T: serde::Serialize + Send + 'static,
+    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError> + Send + Sync + 'static,
+    A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>
+        + Send
+        + Sync
+        + 'static,
+{
+    let (user, game_id) = (command.user, command.game_id);
+    let command = Arc::new(command);
     // The game as this process last read it, if it did (`kept`): a change
     // is first decided from it, and its write matches only if the game is
     // still at that version; anything but a change made that way (a
@@ -301,6 +370,9 @@ where
 /// What [`act`] was asked to do.
 struct Command<D, A> {
     user: Uuid,
+    /// The deletion of `user`'s account taking it out of the game: the one
+    /// change a deleted account still makes ([`act_leaving`]).
+    leaving: bool,
     game_id: Uuid,
     precondition: Option<Precondition>,
     decide: D,
@@ -341,6 +413,17 @@ where
         now: DateTime<Utc>,
     ) -> Result<(GameRecord, Encoded, Change<T>), GameError> {
         let user = self.user;
+        // A deleted account acts in no game but to leave it, whatever was
+        // in flight when it was deleted (docs/accounts.md, "Deleting an
+        // account"); the names are those of this very read, and the write
+        // requires them unchanged.
+        let deleted = names
+            .get(&user)
+            .is_some_and(|name| name == DELETED_USERNAME);
+        if deleted && !self.leaving {
+            return Err(GameError::AccountGone);
+        }
+        let read = names_read(&record, names);
         // The deadline is decided from the row just loaded: a game past it
         // is ended by the clock first (`act`), never changed.
         if record.is_overdue(now) {
@@ -357,7 +440,7 @@ where
         }
         let decision = (self.decide)(&mut record, now)?;
         let moved = decision.log.as_ref().and_then(|(_, _, moved)| *moved);
-        let encoded = Encoded::next_version(&mut record, now, decision.log)?;
+        let encoded = Encoded::next_version(&mut record, read, now, decision.log)?;
         let view = game_view(&record, names, Some(user));
         let change = Change {
             value: (self.answer)(&record, view, moved.as_ref())?,

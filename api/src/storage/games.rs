@@ -179,9 +179,50 @@ impl<'a> GameChanges<'a> {
     }
 }
 
+/// The usernames a change was decided from, as the game kept them when it
+/// was read: creator, Red, Blue, challenged user (`None` where the game
+/// names nobody). A versioned write also requires them unchanged: only an
+/// account's deletion renames a user in a game, and it does not move the
+/// version, so a change decided before a deletion that renamed one of the
+/// game's accounts writes nothing and is decided again from what the
+/// deletion left (docs/accounts.md, "Deleting an account"). On
+/// PostgreSQL, a write that waited for the deletion's lock on the row
+/// checks them on the renamed row.
+pub type NamesRead = [Option<String>; 4];
+
+/// What a versioned write requires of the stored game: still at `version`,
+/// still keeping the usernames `names` it was decided from.
+#[derive(Debug, Clone, Copy)]
+pub struct Expected<'a> {
+    pub version: i64,
+    pub names: &'a NamesRead,
+}
+
+/// `AND <name column> IS NOT DISTINCT FROM <name read>` for each of the
+/// game's four kept usernames (`op`: the backend's null-safe equality).
+fn walk_names_read<'b, DB>(
+    names: &'b NamesRead,
+    op: &str,
+    mut out: AstPass<'_, 'b, DB>,
+) -> QueryResult<()>
+where
+    DB: Backend,
+    Option<String>: ToSql<Nullable<Text>, DB>,
+{
+    let columns = ["creator_name", "red_name", "blue_name", "challenged_name"];
+    for (column, name) in columns.into_iter().zip(names) {
+        out.push_sql(" AND ");
+        out.push_sql(column);
+        out.push_sql(op);
+        out.push_bind_param::<Nullable<Text>, Option<String>>(name)?;
+    }
+    Ok(())
+}
+
 /// Writes the changed columns of `row` (whose `version` is already the new
-/// one) if the stored version is still `expected` and appends `action` to
-/// the log. `Ok(false)`: someone else changed the game first, and nothing
+/// one) if the stored game is still as `expected` (its version, and the
+/// usernames the change was decided from), and appends `action` to the
+/// log. `Ok(false)`: someone else changed the game first, and nothing
 /// was written. One statement on PostgreSQL. Other processes learn of the
 /// change after the commit (`events::Notifier::game_changed`), not from a
 /// `NOTIFY` in this transaction: see docs/architecture.md, "Telling the
@@ -189,7 +230,7 @@ impl<'a> GameChanges<'a> {
 pub fn save(
     conn: &mut DbConnection,
     row: &GameRow,
-    expected: i64,
+    expected: Expected<'_>,
     action: Option<&ActionRow>,
 ) -> QueryResult<bool> {
     match conn {
@@ -236,7 +277,7 @@ const KEY_TAKEN: &str = "idempotency_keys_pkey";
 pub fn save_with_events(
     conn: &mut DbConnection,
     row: &GameRow,
-    expected: i64,
+    expected: Expected<'_>,
     action: Option<&ActionRow>,
     events: &[NewEventRow<'_>],
     key: Option<&IdempotencyRow>,
@@ -278,7 +319,7 @@ pub fn save_with_events(
 struct SaveOnPostgres<'a> {
     changes: <GameChanges<'a> as AsChangeset>::Changeset,
     id: &'a str,
-    expected: i64,
+    expected: Expected<'a>,
     color: Option<&'a str>,
     action: Option<&'a str>,
     record: Option<&'a str>,
@@ -287,7 +328,7 @@ struct SaveOnPostgres<'a> {
 prepared_statement!(SaveOnPostgres, by_name);
 
 impl<'a> SaveOnPostgres<'a> {
-    fn of(row: &'a GameRow, expected: i64, action: Option<&'a ActionRow>) -> Self {
+    fn of(row: &'a GameRow, expected: Expected<'a>, action: Option<&'a ActionRow>) -> Self {
         SaveOnPostgres {
             changes: GameChanges::of(row).as_changeset(),
             id: &row.id,
@@ -311,7 +352,12 @@ impl<'a> SaveOnPostgres<'a> {
         out.push_sql(" WHERE id = ");
         out.push_bind_param::<Text, _>(&self.id)?;
         out.push_sql(" AND version = ");
-        out.push_bind_param::<BigInt, _>(&self.expected)?;
+        out.push_bind_param::<BigInt, _>(&self.expected.version)?;
+        walk_names_read(
+            self.expected.names,
+            " IS NOT DISTINCT FROM ",
+            out.reborrow(),
+        )?;
         // The action takes the new version as its number and the update's
         // time, both read back from the updated row.
         out.push_sql(
@@ -421,7 +467,7 @@ impl QueryFragment<Pg> for SaveWithEventsOnPostgres<'_> {
 struct SaveOnSqlite<'a> {
     changes: <GameChanges<'a> as AsChangeset>::Changeset,
     id: &'a str,
-    expected: i64,
+    expected: Expected<'a>,
 }
 
 prepared_statement!(SaveOnSqlite);
@@ -433,7 +479,8 @@ impl QueryFragment<Sqlite> for SaveOnSqlite<'_> {
         out.push_sql(" WHERE id = ");
         out.push_bind_param::<Text, _>(&self.id)?;
         out.push_sql(" AND version = ");
-        out.push_bind_param::<BigInt, _>(&self.expected)
+        out.push_bind_param::<BigInt, _>(&self.expected.version)?;
+        walk_names_read(self.expected.names, " IS ", out)
     }
 }
 

@@ -481,3 +481,60 @@ backend_tests! {
         assert_eq!(after, before);
     }
 }
+
+backend_tests! {
+    /// The moment a deletion commits, before it has ended the account's
+    /// games: a move, a draw offer and a resignation of the account that
+    /// were already past authentication (its session not yet known to have
+    /// ended) are refused with 401, even one decided from the game as this
+    /// process had just read it, and the game stays exactly as it was.
+    async fn a_deleted_account_acts_in_none_of_its_games(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let game = crate::support::start_game(&app, &ann, &bob, 3).await;
+        // Ann's view: the game as this process keeps it, to decide from.
+        let view = crate::support::game_view(&app, &game, &ann).await;
+        let before = crate::support::game_view(&app, &game, &bob).await;
+        // What the deletion's transaction does to the account (and, by its
+        // trigger, to the game's kept names); its sessions and its games
+        // are left as they were at that instant.
+        let id = ann.id.clone();
+        api::db::run(&app.pool, move |conn| {
+            use api::schema::users;
+            use diesel::prelude::*;
+            diesel::update(users::table.filter(users::id.eq(&id)))
+                .set((
+                    users::deleted_at.eq(diesel::dsl::now),
+                    users::username.eq("[deleted]"),
+                    users::username_key.eq(format!("deleted:{id}")),
+                ))
+                .execute(conn)?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+        let legal = &view["legal_moves"][0];
+        let path = |what: &str| format!("/api/v1/games/{game}/{what}");
+        let requests = [
+            (
+                path("moves"),
+                json!({"from": legal["from"], "to": legal["to"],
+                       "expected_version": view["version"]}),
+            ),
+            (path("draw"), json!({"action": "offer"})),
+            (path("resign"), json!({})),
+        ];
+        for (path, body) in requests {
+            let response = app.post_json(&path, Some(&ann.access_token), &body).await;
+            let problem = assert_problem(response, 401, "unauthorized").await;
+            assert!(
+                problem["detail"].as_str().unwrap().contains("no longer exists"),
+                "{path}: {problem}"
+            );
+        }
+        let after = crate::support::game_view(&app, &game, &bob).await;
+        assert_eq!(after["version"], before["version"], "{after}");
+        assert_eq!(after["status"], "playing", "{after}");
+        assert_eq!(after["board"], before["board"], "{after}");
+    }
+}
