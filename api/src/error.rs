@@ -481,27 +481,9 @@ impl From<crate::games::GameError> for ApiError {
                     | A::OwnDrawOffer => ProblemKind::WrongPhase,
                     A::Illegal(M::TwoSquareRule { .. }) => ProblemKind::TwoSquareRule,
                     A::Illegal(M::MoreSquaresRule { .. }) => ProblemKind::MoreSquaresRule,
-                    A::Illegal(
-                        M::NoPiece { .. }
-                        | M::NotYourPiece { .. }
-                        | M::Immovable { .. }
-                        | M::SameSquare { .. }
-                        | M::Diagonal { .. }
-                        | M::Lake { .. }
-                        | M::TooFar { .. }
-                        | M::ThroughLake { .. }
-                        | M::Blocked { .. }
-                        | M::OwnPiece { .. }
-                        | M::ScoutLongAttack { .. }
-                        | M::RescueDisabled
-                        | M::RescueNotOnBackRow
-                        | M::RescueByScout
-                        | M::RescueBomb
-                        | M::RescueLimit
-                        | M::RescueSamePiece
-                        | M::RescueNotCaptured { .. }
-                        | M::RescueSquare { .. },
-                    ) => ProblemKind::IllegalMove,
+                    // Every other illegal move reads as one problem; its
+                    // `reason` says which (the domain's own name).
+                    A::Illegal(_) => ProblemKind::IllegalMove,
                 };
                 let problem = Self::new(kind, detail).with_extension("reason", refusal.kind());
                 match refusal {

@@ -199,40 +199,6 @@ pub fn problem_response(
     builder.build().into()
 }
 
-/// Every `reason` a refusal of the rules engine may carry: every
-/// `domain::IllegalMove::kind()` and `domain::ActionError::kind()` (a unit
-/// test constructs one of each and compares).
-pub const REFUSAL_REASONS: [&str; 28] = [
-    "game_over",
-    "not_your_turn",
-    "timeout_not_on_turn",
-    "no_piece",
-    "not_your_piece",
-    "immovable",
-    "same_square",
-    "diagonal",
-    "lake",
-    "too_far",
-    "through_lake",
-    "blocked",
-    "own_piece",
-    "scout_long_attack",
-    "two_square_rule",
-    "more_squares_rule",
-    "rescue_disabled",
-    "rescue_by_scout",
-    "rescue_not_on_back_row",
-    "rescue_bomb",
-    "rescue_limit",
-    "rescue_same_piece",
-    "rescue_not_captured",
-    "rescue_square",
-    "draw_already_offered",
-    "draw_offer_pending",
-    "no_draw_offer",
-    "own_draw_offer",
-];
-
 /// The schema of an error response: `Problem`, or a problem with the typed
 /// extension members that kind carries.
 fn problem_schema(kind: ProblemKind, status: u16) -> &'static str {
@@ -686,7 +652,8 @@ fn problem_schemas(schemas: &mut Schemas) {
             "reason",
             serde_json::json!({
                 "type": "string",
-                "enum": REFUSAL_REASONS,
+                // Every reason the rules engine names (domain/src/error.rs).
+                "enum": domain::ActionError::all_kinds().collect::<Vec<_>>(),
                 "description": "Why the rules engine refused (docs/errors.md); absent \
                     on refusals of the server's own checks (`version_conflict`, a \
                     phase check, `validation_failed`, `idempotency_key_reused`)",
@@ -1448,8 +1415,6 @@ mod tests {
 
     use domain::{ActionError as A, IllegalMove as M, Piece, Square};
 
-    use super::*;
-
     /// One refusal of each kind the domain has. The matches have no
     /// catch-all: a new variant does not compile until it is listed here.
     fn every_refusal() -> Vec<A> {
@@ -1552,6 +1517,10 @@ mod tests {
             .map(|v| v.as_str().unwrap())
             .collect();
         assert_eq!(listed, kinds);
-        assert_eq!(REFUSAL_REASONS.len(), kinds.len(), "a reason listed twice");
+        assert_eq!(
+            domain::ActionError::all_kinds().count(),
+            kinds.len(),
+            "a reason listed twice"
+        );
     }
 }

@@ -65,34 +65,51 @@ pub enum IllegalMove {
     RescueSquare { square: Square },
 }
 
-impl IllegalMove {
-    /// A stable snake_case name of the reason (the API's `reason`).
-    pub const fn kind(&self) -> &'static str {
-        match self {
-            IllegalMove::NoPiece { .. } => "no_piece",
-            IllegalMove::NotYourPiece { .. } => "not_your_piece",
-            IllegalMove::Immovable { .. } => "immovable",
-            IllegalMove::SameSquare { .. } => "same_square",
-            IllegalMove::Diagonal { .. } => "diagonal",
-            IllegalMove::Lake { .. } => "lake",
-            IllegalMove::TooFar { .. } => "too_far",
-            IllegalMove::ThroughLake { .. } => "through_lake",
-            IllegalMove::Blocked { .. } => "blocked",
-            IllegalMove::OwnPiece { .. } => "own_piece",
-            IllegalMove::ScoutLongAttack { .. } => "scout_long_attack",
-            IllegalMove::TwoSquareRule { .. } => "two_square_rule",
-            IllegalMove::MoreSquaresRule { .. } => "more_squares_rule",
-            IllegalMove::RescueDisabled => "rescue_disabled",
-            IllegalMove::RescueNotOnBackRow => "rescue_not_on_back_row",
-            IllegalMove::RescueByScout => "rescue_by_scout",
-            IllegalMove::RescueBomb => "rescue_bomb",
-            IllegalMove::RescueLimit => "rescue_limit",
-            IllegalMove::RescueSamePiece => "rescue_same_piece",
-            IllegalMove::RescueNotCaptured { .. } => "rescue_not_captured",
-            IllegalMove::RescueSquare { .. } => "rescue_square",
+/// The refusals' names, spelled once: declares `kind()`, a stable
+/// snake_case name of each variant (the API's `reason`), and `KINDS`, every
+/// name it returns for the variants listed, each once. A variant that
+/// carries another refusal may hand `kind()` on to it (after `;`).
+macro_rules! kinds {
+    ($ty:ident { $($pat:pat => $name:literal),* $(,)? } $(; $inner:pat => $delegate:expr)?) => {
+        impl $ty {
+            /// Every name [`Self::kind`] gives to the variants that are not
+            /// another refusal, each once.
+            pub const KINDS: &'static [&'static str] = &[$($name),*];
+
+            /// A stable snake_case name of the reason.
+            pub const fn kind(&self) -> &'static str {
+                match self {
+                    $($pat => $name,)*
+                    $($inner => $delegate,)?
+                }
+            }
         }
-    }
+    };
 }
+
+kinds!(IllegalMove {
+    IllegalMove::NoPiece { .. } => "no_piece",
+    IllegalMove::NotYourPiece { .. } => "not_your_piece",
+    IllegalMove::Immovable { .. } => "immovable",
+    IllegalMove::SameSquare { .. } => "same_square",
+    IllegalMove::Diagonal { .. } => "diagonal",
+    IllegalMove::Lake { .. } => "lake",
+    IllegalMove::TooFar { .. } => "too_far",
+    IllegalMove::ThroughLake { .. } => "through_lake",
+    IllegalMove::Blocked { .. } => "blocked",
+    IllegalMove::OwnPiece { .. } => "own_piece",
+    IllegalMove::ScoutLongAttack { .. } => "scout_long_attack",
+    IllegalMove::TwoSquareRule { .. } => "two_square_rule",
+    IllegalMove::MoreSquaresRule { .. } => "more_squares_rule",
+    IllegalMove::RescueDisabled => "rescue_disabled",
+    IllegalMove::RescueNotOnBackRow => "rescue_not_on_back_row",
+    IllegalMove::RescueByScout => "rescue_by_scout",
+    IllegalMove::RescueBomb => "rescue_bomb",
+    IllegalMove::RescueLimit => "rescue_limit",
+    IllegalMove::RescueSamePiece => "rescue_same_piece",
+    IllegalMove::RescueNotCaptured { .. } => "rescue_not_captured",
+    IllegalMove::RescueSquare { .. } => "rescue_square",
+});
 
 /// Why [`Game::apply`](crate::Game::apply) refused an action. The game is
 /// unchanged.
@@ -116,19 +133,21 @@ pub enum ActionError {
     OwnDrawOffer,
 }
 
+kinds!(ActionError {
+    ActionError::GameOver => "game_over",
+    ActionError::NotYourTurn => "not_your_turn",
+    ActionError::TimeoutNotOnTurn => "timeout_not_on_turn",
+    ActionError::DrawAlreadyOffered => "draw_already_offered",
+    ActionError::DrawOfferPending => "draw_offer_pending",
+    ActionError::NoDrawOffer => "no_draw_offer",
+    ActionError::OwnDrawOffer => "own_draw_offer",
+}; ActionError::Illegal(m) => m.kind());
+
 impl ActionError {
-    /// A stable snake_case name of the reason.
-    pub const fn kind(&self) -> &'static str {
-        match self {
-            ActionError::GameOver => "game_over",
-            ActionError::NotYourTurn => "not_your_turn",
-            ActionError::TimeoutNotOnTurn => "timeout_not_on_turn",
-            ActionError::Illegal(m) => m.kind(),
-            ActionError::DrawAlreadyOffered => "draw_already_offered",
-            ActionError::DrawOfferPending => "draw_offer_pending",
-            ActionError::NoDrawOffer => "no_draw_offer",
-            ActionError::OwnDrawOffer => "own_draw_offer",
-        }
+    /// Every name [`Self::kind`] can return: its own and the illegal
+    /// moves', each once.
+    pub fn all_kinds() -> impl Iterator<Item = &'static str> {
+        Self::KINDS.iter().chain(IllegalMove::KINDS).copied()
     }
 }
 
