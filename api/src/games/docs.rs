@@ -1,9 +1,8 @@
 //! OpenAPI schemas of the domain types the game endpoints send and accept.
 //! The domain crate is pure (no utoipa), so these mirror its serde shapes
 //! for the documentation only; the values on the wire are the domain's own.
-// These types are only ever described (utoipa reads them), never built, so
-// the compiler would call every field dead: the allow is the point.
-#![allow(dead_code)]
+// They are only ever described (utoipa reads them), never built; their
+// fields are public, as the wire shape they describe is.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -83,29 +82,29 @@ pub enum PieceDoc {
 pub struct RulesDoc {
     /// 2-10, default 3
     #[schema(minimum = 2, maximum = 10, required = false)]
-    two_square_limit: u8,
+    pub two_square_limit: u8,
     /// default true
     #[schema(required = false)]
-    scout_strike_after_move: bool,
+    pub scout_strike_after_move: bool,
     /// default false
     #[schema(required = false)]
-    aggressor_advantage: bool,
+    pub aggressor_advantage: bool,
     /// default false
     #[schema(required = false)]
-    silent_defense: bool,
+    pub silent_defense: bool,
     /// default false
     #[schema(required = false)]
-    rescue: bool,
+    pub rescue: bool,
     /// a draw (`move_limit`) after this many plies; null = no cap
     #[schema(minimum = 1, maximum = 1_000_000)]
-    max_plies: Option<u32>,
+    pub max_plies: Option<u32>,
     /// a draw after this many plies without a battle; null = no cap
     #[schema(minimum = 1, maximum = 1_000_000)]
-    max_plies_without_battle: Option<u32>,
+    pub max_plies_without_battle: Option<u32>,
     /// default false; tournament play turns it on: no endless chase back into
     /// a position that already stood during the chase (docs/more-squares-rule.md)
     #[schema(required = false)]
-    more_squares_rule: bool,
+    pub more_squares_rule: bool,
 }
 
 /// The complete rules in force in a game (every rule is always sent).
@@ -116,24 +115,24 @@ pub struct RulesDoc {
 pub struct RulesViewDoc {
     /// How many times in a row a piece may cross the same border back and forth
     #[schema(minimum = 2, maximum = 10)]
-    two_square_limit: u8,
+    pub two_square_limit: u8,
     /// A scout may end a line move by attacking
-    scout_strike_after_move: bool,
+    pub scout_strike_after_move: bool,
     /// In a battle of equal strengths the attacker wins
-    aggressor_advantage: bool,
+    pub aggressor_advantage: bool,
     /// Only the attacker's rank is revealed in a battle
-    silent_defense: bool,
+    pub silent_defense: bool,
     /// Reaching the opponent's back row may bring back a captured piece
-    rescue: bool,
+    pub rescue: bool,
     /// A draw (`move_limit`) after this many plies; `null`: no cap
     #[schema(minimum = 1, maximum = 1_000_000, required = true)]
-    max_plies: Option<u32>,
+    pub max_plies: Option<u32>,
     /// A draw after this many plies without a battle; `null`: no cap
     #[schema(minimum = 1, maximum = 1_000_000, required = true)]
-    max_plies_without_battle: Option<u32>,
+    pub max_plies_without_battle: Option<u32>,
     /// No endless chase back into a position that already stood during the
     /// chase (the more-squares rule, docs/more-squares-rule.md)
-    more_squares_rule: bool,
+    pub more_squares_rule: bool,
 }
 
 /// One occupied square as the viewer sees it.
@@ -144,19 +143,19 @@ pub struct PieceViewDoc {
     /// A stable id with no rank information: the piece's starting square
     /// index (0 = a1 .. 99 = j10), or 100, 101, ... for a piece brought back
     /// by a rescue (in the order of the game's rescues)
-    id: u8,
-    square: SquareDoc,
-    color: ColorDoc,
+    pub id: u8,
+    pub square: SquareDoc,
+    pub color: ColorDoc,
     /// `null` when the viewer may not know the rank
     #[schema(required = true)]
-    piece: Option<PieceDoc>,
+    pub piece: Option<PieceDoc>,
     /// Modern strength (marshal 10 .. spy 1); null when hidden or bomb/flag
     #[schema(required = true)]
-    strength: Option<u8>,
+    pub strength: Option<u8>,
     /// The owner's opponent knows the rank
-    revealed: bool,
+    pub revealed: bool,
     /// The piece has moved at least once (public)
-    moved: bool,
+    pub moved: bool,
 }
 
 /// Captured pieces of each color: known ranks in capture order, then `null`
@@ -164,16 +163,16 @@ pub struct PieceViewDoc {
 #[derive(ToSchema)]
 #[schema(as = Captured)]
 pub struct CapturedDoc {
-    red: Vec<Option<PieceDoc>>,
-    blue: Vec<Option<PieceDoc>>,
+    pub red: Vec<Option<PieceDoc>>,
+    pub blue: Vec<Option<PieceDoc>>,
 }
 
 /// A move from one square to another.
 #[derive(ToSchema)]
 #[schema(as = Move, example = json!({"from": "b4", "to": "b5"}))]
 pub struct MoveDoc {
-    from: SquareDoc,
-    to: SquareDoc,
+    pub from: SquareDoc,
+    pub to: SquareDoc,
 }
 
 /// Outcome of a battle.
@@ -192,19 +191,19 @@ pub enum OutcomeDoc {
 pub struct BattleDoc {
     /// `null` when the viewer may not know the rank
     #[schema(required = true)]
-    attacker: Option<PieceDoc>,
+    pub attacker: Option<PieceDoc>,
     /// `null` when the viewer may not know the rank
     #[schema(required = true)]
-    defender: Option<PieceDoc>,
-    outcome: OutcomeDoc,
+    pub defender: Option<PieceDoc>,
+    pub outcome: OutcomeDoc,
 }
 
 /// A rescue made with a move (docs/rules.md, `rescue`).
 #[derive(ToSchema)]
 #[schema(as = Rescue, example = json!({"piece": "captain", "square": "e2"}))]
 pub struct RescueDoc {
-    piece: PieceDoc,
-    square: SquareDoc,
+    pub piece: PieceDoc,
+    pub square: SquareDoc,
 }
 
 /// One ply as the viewer may see it.
@@ -213,19 +212,19 @@ pub struct RescueDoc {
     "piece": "captain", "battle": {"attacker": "captain", "defender": "major",
     "outcome": "defender_wins"}, "rescue": null}))]
 pub struct MoveViewDoc {
-    ply: u32,
-    color: ColorDoc,
-    from: SquareDoc,
-    to: SquareDoc,
+    pub ply: u32,
+    pub color: ColorDoc,
+    pub from: SquareDoc,
+    pub to: SquareDoc,
     /// The moving piece, if the viewer may know it
     #[schema(required = true)]
-    piece: Option<PieceDoc>,
+    pub piece: Option<PieceDoc>,
     /// The battle the move started; `null` for a move to an empty square
     #[schema(required = true)]
-    battle: Option<BattleDoc>,
+    pub battle: Option<BattleDoc>,
     /// The rescue made with the move, if any
     #[schema(required = true)]
-    rescue: Option<RescueDoc>,
+    pub rescue: Option<RescueDoc>,
 }
 
 /// Why a game ended.
@@ -248,8 +247,8 @@ pub enum EndReasonDoc {
 pub struct GameResultDoc {
     /// `null` for a draw
     #[schema(required = true)]
-    winner: Option<ColorDoc>,
-    reason: EndReasonDoc,
+    pub winner: Option<ColorDoc>,
+    pub reason: EndReasonDoc,
 }
 
 /// One thing wrong with a placement (in `problems` of `invalid_setup`).
@@ -286,4 +285,4 @@ pub enum SetupProblemDoc {
 /// A PNG image (the bytes of the file).
 #[derive(ToSchema)]
 #[schema(value_type = String, format = Binary)]
-pub struct PngImage(Vec<u8>);
+pub struct PngImage(pub Vec<u8>);
