@@ -364,6 +364,34 @@ problem_response!(
     "at most 5 streams may be open at once; close one first"
 );
 
+/// The answers every command on one game named by its id shares besides
+/// its success (join, decline, abort, resign, rematch): listed once, used
+/// as `responses((status = 200, ...), GameCommandRefusals)`.
+pub struct GameCommandRefusals;
+
+impl utoipa::IntoResponses for GameCommandRefusals {
+    fn responses() -> std::collections::BTreeMap<String, RefOr<Response>> {
+        fn named<T: utoipa::ToResponse<'static>>(status: u16) -> (String, RefOr<Response>) {
+            let name = T::response().0;
+            (
+                status.to_string(),
+                RefOr::Ref(Ref::from_response_name(name)),
+            )
+        }
+        [
+            named::<BadRequest>(400),
+            named::<Unauthorized>(401),
+            named::<Forbidden>(403),
+            named::<NotFound>(404),
+            named::<GameConflict>(409),
+            named::<GameUnprocessable>(422),
+            named::<ServiceUnavailable>(503),
+        ]
+        .into_iter()
+        .collect()
+    }
+}
+
 problem_response!(
     GameConflict,
     ProblemKind::WrongPhase,

@@ -29,7 +29,9 @@ use crate::games::requests::{
 use crate::games::setup::SetupSource;
 use crate::games::step::Precondition;
 use crate::games::{self, written, Answered, Caller, GameError, Idempotency};
-use crate::openapi::{GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch};
+use crate::openapi::{
+    GameCommandRefusals, GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch,
+};
 use crate::routes::extract::{self, WaitParam};
 use crate::routes::AuthUser;
 use crate::state::AppState;
@@ -81,6 +83,16 @@ fn idempotency(
         body,
         success.as_u16(),
     )?))
+}
+
+/// A command on a game named by its id alone, with no body (join,
+/// decline, abort, resign, rematch): the id and the request's key.
+fn id_only(
+    req: &HttpRequest,
+    id: web::Path<Uuid>,
+    success: StatusCode,
+) -> Result<(Uuid, Option<Idempotency>), ApiError> {
+    Ok((id.into_inner(), idempotency(req, &(), success)?))
 }
 
 /// What a game view with its legal moves takes as JSON, with room to spare
@@ -343,13 +355,7 @@ pub async fn list_moves(
     ),
     responses(
         (status = 200, description = "The game, now in setup", body = GameView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 401, response = crate::openapi::Unauthorized),
-        (status = 403, response = crate::openapi::Forbidden),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 409, response = GameConflict),
-        (status = 422, response = GameUnprocessable),
-        (status = 503, response = crate::openapi::ServiceUnavailable),
+        GameCommandRefusals,
     )
 )]
 #[post("/games/{id}/join")]
@@ -359,8 +365,7 @@ pub async fn join_game(
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::join::join(&state.games, &caller(&user), id, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
@@ -376,13 +381,7 @@ pub async fn join_game(
     ),
     responses(
         (status = 200, description = "The game, aborted", body = GameView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 401, response = crate::openapi::Unauthorized),
-        (status = 403, response = crate::openapi::Forbidden),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 409, response = GameConflict),
-        (status = 422, response = GameUnprocessable),
-        (status = 503, response = crate::openapi::ServiceUnavailable),
+        GameCommandRefusals,
     )
 )]
 #[post("/games/{id}/decline")]
@@ -392,8 +391,7 @@ pub async fn decline_game(
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::decline::decline(&state.games, &caller(&user), id, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
@@ -410,13 +408,7 @@ pub async fn decline_game(
     ),
     responses(
         (status = 200, description = "The game, aborted", body = GameView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 401, response = crate::openapi::Unauthorized),
-        (status = 403, response = crate::openapi::Forbidden),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 409, response = GameConflict),
-        (status = 422, response = GameUnprocessable),
-        (status = 503, response = crate::openapi::ServiceUnavailable),
+        GameCommandRefusals,
     )
 )]
 #[post("/games/{id}/abort")]
@@ -426,8 +418,7 @@ pub async fn abort_game(
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::abort::abort(&state.games, &caller(&user), id, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
@@ -588,13 +579,7 @@ pub async fn play_move(
     ),
     responses(
         (status = 200, description = "The finished game", body = GameView),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 401, response = crate::openapi::Unauthorized),
-        (status = 403, response = crate::openapi::Forbidden),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 409, response = GameConflict),
-        (status = 422, response = GameUnprocessable),
-        (status = 503, response = crate::openapi::ServiceUnavailable),
+        GameCommandRefusals,
     )
 )]
 #[post("/games/{id}/resign")]
@@ -604,8 +589,7 @@ pub async fn resign_game(
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let idem = idempotency(&req, &(), StatusCode::OK)?;
+    let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::resign::resign(&state.games, &caller(&user), id, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
 }
@@ -626,13 +610,7 @@ pub async fn resign_game(
     responses(
         (status = 201, description = "The new game, as its creator sees it", body = GameView,
          headers(("ETag" = String, description = "Tag of this view"))),
-        (status = 400, response = crate::openapi::BadRequest),
-        (status = 401, response = crate::openapi::Unauthorized),
-        (status = 403, response = crate::openapi::Forbidden),
-        (status = 404, response = crate::openapi::NotFound),
-        (status = 409, response = GameConflict),
-        (status = 422, response = GameUnprocessable),
-        (status = 503, response = crate::openapi::ServiceUnavailable),
+        GameCommandRefusals,
     )
 )]
 #[post("/games/{id}/rematch")]
@@ -642,8 +620,7 @@ pub async fn offer_rematch(
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let idem = idempotency(&req, &(), StatusCode::CREATED)?;
+    let (id, idem) = id_only(&req, id, StatusCode::CREATED)?;
     let result = games::rematch::rematch(&state.games, &caller(&user), id, idem.clone()).await;
     finish(&state, user.id, idem.as_ref(), result, StatusCode::CREATED).await
 }
