@@ -128,7 +128,10 @@ impl Application {
             clock: clock.clone(),
             notifier: notifier.clone(),
             views: Arc::default(),
-            kept: Arc::default(),
+            kept: Arc::new(crate::games::kept::KeptGames::new(
+                crate::games::kept::BUDGET_BYTES,
+                clock.clone(),
+            )),
         };
         let accounts = crate::accounts::Context {
             pool: pool.clone(),

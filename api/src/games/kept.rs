@@ -12,158 +12,106 @@
 //! matched nothing (someone changed the game since, in this process or
 //! another), and any refusal, which is only ever decided on a fresh read.
 //! The database stays the only truth; an entry that is stale costs one
-//! statement, never a wrong answer.
+//! statement, never a wrong answer. The usernames an entry holds change
+//! without the version only when an account is deleted, and the write
+//! checks them too (docs/storage.md, "Versioned writes").
 //!
-//! Bounded by bytes: past [`BUDGET_BYTES`] entries are dropped, any of
-//! them, until the new one fits. One entry a game; a newer version
-//! replaces an older one, never the reverse. An entry serves for
-//! [`KEEP_FOR`] after its read, then no more: a move follows its read
-//! within seconds, and the usernames an entry shows (which change without
-//! the version when an account is deleted) are never older than that.
+//! Bounded by bytes, one entry a game, a newer version replacing an older
+//! one and never the reverse (`bounded.rs`). An entry serves for
+//! [`KEEP_FOR_SECONDS`] of the server's clock after its read, then no
+//! more: a move follows its read within seconds.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
+use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
 use super::answers::Names;
+use super::bounded::Bounded;
+use crate::clock::Clock;
 use crate::storage::games::{GameRow, Status};
 
 /// What all entries may hold together: about 2,000 games in play (a row
 /// is 1.5-2 KiB with its usernames).
 pub const BUDGET_BYTES: usize = 4 * 1024 * 1024;
 
-/// How long after its read an entry serves.
-pub const KEEP_FOR: Duration = Duration::from_secs(60);
+/// How long after its read an entry serves, in seconds.
+pub const KEEP_FOR_SECONDS: i64 = 60;
 
 /// One game as read, with the usernames it mentions.
 #[derive(Debug)]
 pub struct Kept {
     pub row: GameRow,
     pub names: Names,
-    bytes: usize,
-    read_at: Instant,
+    read_at: DateTime<Utc>,
 }
 
 /// The kept games; one per process, shared by all workers.
 pub struct KeptGames {
-    budget: usize,
+    entries: Bounded<Uuid, Arc<Kept>>,
     keep_for: Duration,
-    inner: Mutex<Inner>,
-}
-
-#[derive(Default)]
-struct Inner {
-    entries: HashMap<Uuid, Arc<Kept>>,
-    bytes: usize,
-}
-
-impl Default for KeptGames {
-    fn default() -> Self {
-        KeptGames::with_budget(BUDGET_BYTES)
-    }
+    clock: Arc<dyn Clock>,
 }
 
 impl KeptGames {
     /// Kept games of at most `budget` bytes together (0: none kept), each
-    /// for [`KEEP_FOR`].
-    pub fn with_budget(budget: usize) -> Self {
-        KeptGames::with_budget_for(budget, KEEP_FOR)
-    }
-
-    /// Kept games of at most `budget` bytes together, each for `keep_for`.
-    pub fn with_budget_for(budget: usize, keep_for: Duration) -> Self {
+    /// for [`KEEP_FOR_SECONDS`] of `clock`'s time.
+    pub fn new(budget: usize, clock: Arc<dyn Clock>) -> Self {
         KeptGames {
-            budget,
-            keep_for,
-            inner: Mutex::new(Inner::default()),
+            entries: Bounded::new(budget),
+            keep_for: Duration::seconds(KEEP_FOR_SECONDS),
+            clock,
         }
     }
 
     /// Game `id` as last kept, if it is and still serves.
     pub fn get(&self, id: Uuid) -> Option<Arc<Kept>> {
-        let inner = self.inner.lock().ok()?;
-        inner.entries.get(&id).filter(|k| self.serves(k)).cloned()
+        self.entries
+            .read(&id, |_, kept| self.serves(kept).then(|| kept.clone()))
     }
 
     /// Game `id` as last kept, if it is and still serves; kept no longer
     /// either way.
     pub fn take(&self, id: Uuid) -> Option<Arc<Kept>> {
-        let mut inner = self.inner.lock().ok()?;
-        let kept = inner.entries.remove(&id)?;
-        inner.bytes -= kept.bytes;
-        self.serves(&kept).then_some(kept)
+        self.entries.take(&id).filter(|kept| self.serves(kept))
     }
 
     fn serves(&self, kept: &Kept) -> bool {
-        kept.read_at.elapsed() < self.keep_for
+        self.clock.now() - kept.read_at < self.keep_for
     }
 
     /// Keeps `row` (game `id`) with `names`, unless a newer version of it
     /// is kept already; a game that is over (nothing changes it any more)
     /// is only forgotten.
     pub fn put(&self, id: Uuid, row: GameRow, names: Names) {
-        let bytes = size_of(&row, &names);
         let over = matches!(
             Status::parse(&row.status),
             Some(Status::Finished | Status::Aborted) | None
         );
-        let Ok(mut inner) = self.inner.lock() else {
-            return;
-        };
-        let inner = &mut *inner;
-        if let Some(old) = inner.entries.get(&id) {
-            if old.row.version > row.version {
-                return;
-            }
-            inner.bytes -= old.bytes;
-            inner.entries.remove(&id);
-        }
-        if over || bytes > self.budget {
+        if over {
+            self.entries.forget_up_to(&id, row.version);
             return;
         }
-        while inner.bytes + bytes > self.budget {
-            let Some(victim) = inner.entries.keys().next().copied() else {
-                break;
-            };
-            if let Some(dropped) = inner.entries.remove(&victim) {
-                inner.bytes -= dropped.bytes;
-            }
-        }
-        inner.bytes += bytes;
-        let read_at = Instant::now();
+        let (version, bytes) = (row.version, size_of(&row, &names));
+        let read_at = self.clock.now();
         let kept = Kept {
             row,
             names,
-            bytes,
             read_at,
         };
-        inner.entries.insert(id, Arc::new(kept));
+        self.entries.put(id, version, bytes, Arc::new(kept));
     }
 
     /// Forgets game `id` if what is kept of it is older than `version`
     /// (the game reached `version`, so a change decided from the entry
     /// could only lose its race).
     pub fn forget_before(&self, id: Uuid, version: i64) {
-        let Ok(mut inner) = self.inner.lock() else {
-            return;
-        };
-        let inner = &mut *inner;
-        if inner
-            .entries
-            .get(&id)
-            .is_some_and(|kept| kept.row.version < version)
-        {
-            if let Some(dropped) = inner.entries.remove(&id) {
-                inner.bytes -= dropped.bytes;
-            }
-        }
+        self.entries.forget_up_to(&id, version - 1);
     }
 
     /// Bytes held now.
     pub fn bytes(&self) -> usize {
-        self.inner.lock().map_or(0, |inner| inner.bytes)
+        self.entries.bytes()
     }
 }
 
@@ -195,6 +143,7 @@ fn size_of(row: &GameRow, names: &Names) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::SystemClock;
     use chrono::NaiveDateTime;
 
     fn row(id: Uuid, version: i64, state: usize) -> GameRow {
@@ -227,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_game_is_kept_at_its_newest_version() {
-        let kept = KeptGames::with_budget(64 * 1024);
+        let kept = KeptGames::new(64 * 1024, Arc::new(SystemClock));
         let game = Uuid::new_v4();
         kept.put(game, row(game, 3, 10), Names::new());
         kept.put(game, row(game, 4, 10), Names::new());
@@ -258,21 +207,22 @@ mod tests {
 
     #[test]
     fn an_entry_serves_only_for_its_time() {
-        let kept = KeptGames::with_budget_for(64 * 1024, Duration::ZERO);
+        let clock = crate::clock::ManualClock::starting_now();
+        let kept = KeptGames::new(64 * 1024, clock.clone());
         let game = Uuid::new_v4();
         kept.put(game, row(game, 3, 10), Names::new());
+        clock.advance(Duration::seconds(KEEP_FOR_SECONDS - 1));
+        assert!(kept.get(game).is_some());
+        clock.advance(Duration::seconds(1));
         assert!(kept.get(game).is_none());
         assert!(kept.take(game).is_none());
         assert_eq!(kept.bytes(), 0);
-        let kept = KeptGames::with_budget_for(64 * 1024, Duration::from_secs(60));
-        kept.put(game, row(game, 3, 10), Names::new());
-        assert!(kept.take(game).is_some());
     }
 
     #[test]
     fn the_budget_bounds_what_is_held() {
         let one = size_of(&row(Uuid::nil(), 1, 1000), &Names::new());
-        let kept = KeptGames::with_budget(3 * one);
+        let kept = KeptGames::new(3 * one, Arc::new(SystemClock));
         for version in 0..20 {
             let game = Uuid::new_v4();
             kept.put(game, row(game, version, 1000), Names::new());
@@ -285,7 +235,7 @@ mod tests {
         assert!(kept.get(big).is_none());
         assert_eq!(kept.bytes(), 3 * one);
         // No budget: nothing is kept.
-        let none = KeptGames::with_budget(0);
+        let none = KeptGames::new(0, Arc::new(SystemClock));
         none.put(big, row(big, 1, 1), Names::new());
         assert!(none.get(big).is_none());
     }

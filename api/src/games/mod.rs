@@ -13,6 +13,7 @@ pub mod abort;
 pub mod answers;
 pub mod bot_worker;
 pub mod bots;
+mod bounded;
 pub mod clock;
 pub mod create;
 pub mod decline;

@@ -10,18 +10,15 @@
 //! stale views, and nothing here decides what a viewer may see (the domain
 //! built the view the entry holds, for that seat).
 //!
-//! Bounded by bytes: past [`BUDGET_BYTES`] entries are dropped, any of
-//! them, until the new one fits. A game has at most three entries (one per
-//! seat); a newer version replaces the older in place.
-
-use std::collections::HashMap;
-use std::sync::Mutex;
+//! Bounded by bytes ([`BUDGET_BYTES`], `bounded.rs`). A game has at most
+//! three entries (one per seat); a newer version replaces the older.
 
 use bytes::Bytes;
 use domain::Color;
 use uuid::Uuid;
 
 use super::answers::Names;
+use super::bounded::Bounded;
 
 /// What all entries may hold together: about 500 views of a game in play
 /// (a view with its legal moves is 6-9 KiB).
@@ -31,21 +28,13 @@ pub const BUDGET_BYTES: usize = 4 * 1024 * 1024;
 type Key = (Uuid, Option<Color>);
 
 struct Entry {
-    version: i64,
     names: Names,
     body: Bytes,
 }
 
 /// The cache; one per process, shared by all workers.
 pub struct ViewCache {
-    budget: usize,
-    inner: Mutex<Inner>,
-}
-
-#[derive(Default)]
-struct Inner {
-    entries: HashMap<Key, Entry>,
-    bytes: usize,
+    entries: Bounded<Key, Entry>,
 }
 
 impl Default for ViewCache {
@@ -58,8 +47,7 @@ impl ViewCache {
     /// A cache that holds at most `budget` bytes of views (0: none).
     pub fn with_budget(budget: usize) -> Self {
         ViewCache {
-            budget,
-            inner: Mutex::new(Inner::default()),
+            entries: Bounded::new(budget),
         }
     }
 
@@ -72,51 +60,25 @@ impl ViewCache {
         version: i64,
         names: &Names,
     ) -> Option<Bytes> {
-        let inner = self.inner.lock().ok()?;
-        let entry = inner.entries.get(&(game, seat))?;
-        (entry.version == version && entry.names == *names).then(|| entry.body.clone())
+        self.entries.read(&(game, seat), |kept, entry| {
+            (kept == version && entry.names == *names).then(|| entry.body.clone())
+        })
     }
 
     /// Keeps `body`, the view of `game` at `version` from `seat` showing
     /// `names`, unless a newer version of it is kept already.
     pub fn put(&self, game: Uuid, seat: Option<Color>, version: i64, names: &Names, body: Bytes) {
-        let size = body.len();
-        if size > self.budget {
-            return;
-        }
-        let Ok(mut inner) = self.inner.lock() else {
-            return;
+        let bytes = body.len();
+        let entry = Entry {
+            names: names.clone(),
+            body,
         };
-        let inner = &mut *inner;
-        if let Some(old) = inner.entries.get(&(game, seat)) {
-            if old.version > version {
-                return;
-            }
-            inner.bytes -= old.body.len();
-            inner.entries.remove(&(game, seat));
-        }
-        while inner.bytes + size > self.budget {
-            let Some(victim) = inner.entries.keys().next().copied() else {
-                break;
-            };
-            if let Some(dropped) = inner.entries.remove(&victim) {
-                inner.bytes -= dropped.body.len();
-            }
-        }
-        inner.bytes += size;
-        inner.entries.insert(
-            (game, seat),
-            Entry {
-                version,
-                names: names.clone(),
-                body,
-            },
-        );
+        self.entries.put((game, seat), version, bytes, entry);
     }
 
     /// Bytes held now.
     pub fn bytes(&self) -> usize {
-        self.inner.lock().map_or(0, |inner| inner.bytes)
+        self.entries.bytes()
     }
 }
 
