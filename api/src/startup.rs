@@ -58,6 +58,7 @@ pub struct Application {
     server: Server,
     pool: DbPool,
     notifier: Notifier,
+    games: crate::games::Context,
 }
 
 impl Application {
@@ -215,6 +216,7 @@ impl Application {
             server,
             pool,
             notifier,
+            games: state.games.clone(),
         })
     }
 
@@ -225,6 +227,12 @@ impl Application {
     /// A handle to stop the server (`handle.stop(true).await` is graceful).
     pub fn handle(&self) -> ServerHandle {
         self.server.handle()
+    }
+
+    /// The game service the server runs (tests may run a bot's look or
+    /// the clock's sweep with it, as the server's own tasks do).
+    pub fn games(&self) -> crate::games::Context {
+        self.games.clone()
     }
 
     /// The pool the server uses (tests may inspect the database with it).

@@ -228,9 +228,9 @@ backend_tests! {
     }
 
     /// A server that claimed a bot's move and stopped leaves a claim behind:
-    /// nobody moves while it holds (and the bot does not lose on time
-    /// meanwhile), and once it has run out the next look (every second
-    /// here) makes the move.
+    /// a look of the bot makes no move while it holds (and the bot does not
+    /// lose on time meanwhile), and once it has run out the next look
+    /// (every second here) makes the move.
     async fn a_claim_left_by_a_stopped_server_runs_out(app, config = |c| c.bot_rescan_seconds = 1) {
         let mut ann = app.register_user("ann").await;
         let body = json!({"variant": "barrage", "color": "red", "opponent": "bot-tactician"});
@@ -240,7 +240,18 @@ backend_tests! {
         // A server claims the version Ann's move will make, then stops.
         claim(&app, &id, turn, chrono::Duration::hours(1)).await;
         play_move(&app, &id, &ann, 0).await;
-        tokio::time::sleep(Duration::from_secs(3)).await;
+        // One look of the bot, as its worker makes them: nothing to do
+        // while another server's claim holds.
+        let bot = api::games::bots::BOTS
+            .into_iter()
+            .find(|bot| bot.username == "bot-tactician")
+            .unwrap();
+        let settings = api::games::bot_worker::BotSettings {
+            think: Duration::from_millis(50),
+            rescan: Duration::from_secs(1),
+        };
+        let actions = api::games::bot_worker::serve(&app.games, &bot, settings).await;
+        assert_eq!(actions.unwrap(), 0, "the bot moved under another's claim");
         let waiting = game_view(&app, &id, &ann).await;
         assert_eq!(waiting["version"], turn, "someone moved under another's claim: {waiting}");
         assert_eq!(waiting["turn"], "blue");

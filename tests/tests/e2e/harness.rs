@@ -237,6 +237,7 @@ pub async fn spawn_app_on(database: TestDatabase, customize: impl FnOnce(&mut Co
         .expect("the server starts");
     let port = application.port();
     let pool = application.pool();
+    let games = application.games();
     let handle = application.handle();
     tokio::spawn(application.run_until_stopped());
     let client = reqwest::Client::builder()
@@ -249,6 +250,7 @@ pub async fn spawn_app_on(database: TestDatabase, customize: impl FnOnce(&mut Co
         clock,
         backend,
         pool,
+        games,
         handle,
         database,
     }
@@ -356,6 +358,8 @@ pub struct TestApp {
     pub backend: Backend,
     /// The server's own pool, to look into the database directly.
     pub pool: DbPool,
+    /// The server's game service, to run what its own tasks run.
+    pub games: api::games::Context,
     handle: api::ServerHandle,
     // Dropped after the server is told to stop (fields drop in order).
     database: TestDatabase,
