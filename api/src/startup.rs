@@ -183,9 +183,7 @@ impl Application {
             },
         );
         crate::games::clock::spawn_sweep(
-            pool.clone(),
-            clock,
-            notifier.clone(),
+            state.games.clone(),
             std::time::Duration::from_secs(config.deadline_sweep_seconds),
         );
 

@@ -6,7 +6,6 @@
 //! ends every overdue game, from a background task in every process (each
 //! game is ended by exactly one versioned write, whoever gets there first).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -19,23 +18,18 @@ use super::notices;
 use super::record::Phase;
 use super::step::{after_play, save};
 use super::written::{self, Failed};
-use crate::clock::Clock;
-use crate::db::{self, DbConnection, DbPool};
-use crate::events::Notifier;
+use super::Context;
+use crate::db::{self, DbConnection};
 use crate::storage::games as store;
 use crate::storage::to_db_time;
 
 /// Ends every game whose deadline is before `now`. Returns how many games
-/// THIS call ended. `notifier`: who to wake (none in tools and tests).
-pub async fn sweep_overdue(
-    pool: &DbPool,
-    now: DateTime<Utc>,
-    notifier: Option<&Notifier>,
-) -> Result<usize, GameError> {
+/// THIS call ended.
+pub async fn sweep_overdue(ctx: &Context, now: DateTime<Utc>) -> Result<usize, GameError> {
     const BATCH: i64 = 100;
     let mut ended = 0;
     loop {
-        let ids = db::run_as(pool, move |conn| {
+        let ids = db::run_as(&ctx.pool, move |conn| {
             Ok::<_, GameError>(store::overdue(conn, to_db_time(now), BATCH)?)
         })
         .await?;
@@ -44,7 +38,7 @@ pub async fn sweep_overdue(
             let Ok(id) = Uuid::parse_str(id) else {
                 continue;
             };
-            if expire(pool, now, id, notifier).await? {
+            if expire(ctx, now, id).await? {
                 ended += 1;
                 progress = true;
             }
@@ -58,25 +52,21 @@ pub async fn sweep_overdue(
 }
 
 /// Ends one overdue game; `false` if it was not (or no longer) overdue.
-pub async fn expire(
-    pool: &DbPool,
-    now: DateTime<Utc>,
-    game_id: Uuid,
-    notifier: Option<&Notifier>,
-) -> Result<bool, GameError> {
+/// After the commit, as after any change: what this process kept of the
+/// game is forgotten, and its waiters and the other processes are told.
+pub async fn expire(ctx: &Context, now: DateTime<Utc>, game_id: Uuid) -> Result<bool, GameError> {
     const ATTEMPTS: usize = 8;
     for _ in 0..ATTEMPTS {
-        let outcome = db::run_as(pool, move |conn| {
+        let outcome = db::run_as(&ctx.pool, move |conn| {
             written::transaction(conn, |conn| expire_in_transaction(conn, now, game_id))
         })
         .await?;
         match outcome {
             Ok(Some((version, users))) => {
-                if let Some(notifier) = notifier {
-                    notifier.game_changed(game_id, version);
-                    for user in users {
-                        notifier.user_event(user);
-                    }
+                ctx.kept.forget_before(game_id, version);
+                ctx.notifier.game_changed(game_id, version);
+                for user in users {
+                    ctx.notifier.user_event(user);
                 }
                 return Ok(true);
             }
@@ -124,22 +114,22 @@ fn expire_in_transaction(
 /// Starts the deadline sweep: every `every`, end the games whose deadline
 /// passed and forget expired idempotency keys; stops when `notifier`
 /// closes.
-pub fn spawn_sweep(pool: DbPool, clock: Arc<dyn Clock>, notifier: Notifier, every: Duration) {
+pub fn spawn_sweep(ctx: Context, every: Duration) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every.max(Duration::from_secs(1)));
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            if notifier.is_closed() {
+            if ctx.notifier.is_closed() {
                 return;
             }
-            let now = clock.now();
-            match sweep_overdue(&pool, now, Some(&notifier)).await {
+            let now = ctx.clock.now();
+            match sweep_overdue(&ctx, now).await {
                 Ok(0) => {}
                 Ok(ended) => tracing::info!(ended, "overdue games ended"),
                 Err(error) => tracing::warn!(%error, "deadline sweep failed"),
             }
-            if let Err(error) = written::purge_idempotency_keys(&pool, now).await {
+            if let Err(error) = written::purge_idempotency_keys(&ctx.pool, now).await {
                 tracing::warn!(%error, "purging idempotency keys failed");
             }
         }

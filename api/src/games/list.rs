@@ -72,7 +72,7 @@ pub async fn list(ctx: &Context, user: Uuid, query: ListQuery) -> Result<GamePag
     }
     // End whatever is overdue first (usually nothing: one indexed query),
     // so that no listing shows a game as running after its deadline.
-    clock::sweep_overdue(&ctx.pool, ctx.clock.now(), Some(&ctx.notifier)).await?;
+    clock::sweep_overdue(ctx, ctx.clock.now()).await?;
     let my_turn = query.my_turn.unwrap_or(false);
     let order = if my_turn {
         ListOrder::Deadline

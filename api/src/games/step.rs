@@ -360,7 +360,7 @@ where
     };
     match first {
         Err(GameError::Overdue) => {
-            clock::expire(&ctx.pool, ctx.clock.now(), game_id, Some(&ctx.notifier)).await?;
+            clock::expire(ctx, ctx.clock.now(), game_id).await?;
             attempt(None).await
         }
         other => other,

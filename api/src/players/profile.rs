@@ -105,7 +105,7 @@ fn account(conn: &mut DbConnection, name: &str) -> Result<UserRow, PlayerError> 
 
 pub async fn profile(ctx: &Context, name: String) -> Result<Profile, PlayerError> {
     // Games past their deadline end first, as for `GET /games`.
-    clock::sweep_overdue(&ctx.pool, ctx.clock.now(), Some(&ctx.notifier)).await?;
+    clock::sweep_overdue(ctx, ctx.clock.now()).await?;
     db::run_as(&ctx.pool, move |conn| {
         let user = account(conn, &name)?;
         let ratings = store::of_user(conn, &user.id)?

@@ -63,6 +63,32 @@ async fn post_keyed(
 }
 
 backend_tests! {
+    /// The clock ending a game forgets what this process kept of it, as any
+    /// change does: a game over is kept no more.
+    async fn the_clock_forgets_the_game_it_ends(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let id = start_game(&app, &ann, &bob, 1).await;
+        app.clock.advance(chrono::Duration::days(2));
+        // Kept as read now, after the deadline passed (a read before it
+        // would have aged out with the clock).
+        let game = uuid::Uuid::parse_str(&id).unwrap();
+        let key = id.clone();
+        let row = api::db::run(&app.pool, move |conn| {
+            Ok(api::storage::games::find(conn, &key)?)
+        })
+        .await
+        .unwrap()
+        .unwrap();
+        app.games.kept.put(game, row, Default::default());
+        assert!(app.games.kept.get(game).is_some());
+        assert_eq!(sweep(&app).await, 1);
+        assert!(
+            app.games.kept.get(game).is_none(),
+            "the game the clock ended is still kept"
+        );
+    }
+
     /// A keyed move decided from the kept game is made once: sent again
     /// under its key after the game was read anew (so that the next
     /// version is kept), it gets the first answer and moves nothing; a

@@ -367,10 +367,10 @@ backend_tests! {
             }));
         }
         for _ in 0..2 {
-            let pool = app.pool.clone();
+            let games = app.games.clone();
             let now = app.now();
             tasks.push(tokio::spawn(async move {
-                api::games::clock::sweep_overdue(&pool, now, None).await.map(|_| 200).unwrap()
+                api::games::clock::sweep_overdue(&games, now).await.map(|_| 200).unwrap()
             }));
         }
         for task in tasks {

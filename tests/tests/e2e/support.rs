@@ -734,7 +734,7 @@ impl LongPoll {
 /// Runs the deadline sweep once, as the background task does (the test
 /// configuration parks the background task, so only the test sweeps).
 pub async fn sweep(app: &TestApp) -> usize {
-    api::games::clock::sweep_overdue(&app.pool, app.now(), None)
+    api::games::clock::sweep_overdue(&app.games, app.now())
         .await
         .unwrap()
 }
