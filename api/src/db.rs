@@ -2,7 +2,6 @@
 //! the embedded migrations, and [`run`] to do diesel work off the actix
 //! workers.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -443,64 +442,199 @@ where
     T: Send + 'static,
     E: From<StoreError> + LostConnection + Send + 'static,
 {
-    let writer = pool.writer.clone();
     let connections = pool.pool.clone();
-    bounded(pool, move |deadline, given_up| {
-        let mut conn = checkout(&connections).map_err(E::from)?;
-        // `work` runs once: a connection found dead by its first statement
-        // is discarded (the pool drops it on return) and the caller sees
-        // "unavailable"; the next request gets a fresh one.
-        let _request = RequestScope::enter(deadline, writer);
-        let result = work(&mut conn);
-        let lost = result.as_ref().err().is_some_and(E::lost_connection);
-        if lost || given_up.load(Ordering::Acquire) {
-            discard(&mut conn);
-        }
-        result
+    bounded(pool, move |_deadline, given_up| {
+        on_pooled(&connections, &given_up, work)
     })
     .await
 }
 
-/// A plan's way to one of the pool's connections: `None` unless one is
-/// idle at once ([`run_write_planned`]).
-pub type Idle<'a> = dyn FnMut() -> Option<PooledConnection> + 'a;
-
-/// `work` in a [`write_transaction`], bounded as [`run_as`] is, after a
-/// plan made outside the transaction. On SQLite the write takes no
-/// connection from the pool: it waits only for its turn on the writing
-/// connection (docs/storage.md, "Group commit on SQLite"), so that writes
-/// waiting for their turn never keep the pool's connections from the
-/// reads; `plan` runs first, given an [`Idle`] way to one of the pool's
-/// connections (a plan is worth no wait; a plan made from what is already
-/// at hand takes none), and `work` gets what it planned. `None` (no plan
-/// asked for, none made, or PostgreSQL, where the write runs on a pooled
-/// connection anyway): `work` does it all inside the transaction. The plan and the write share one deadline. A plan
-/// reports no error: one that fails is simply not made.
-pub async fn run_write_planned<P, T, E, G, F>(
-    pool: &DbPool,
-    plan: Option<G>,
+/// `work` on a connection checked out of `connections`: `work` runs once;
+/// a connection found dead by its first statement, or kept past the
+/// caller's deadline, is discarded (the pool drops it on return) and the
+/// next request gets a fresh one.
+fn on_pooled<T, E, F>(
+    connections: &r2d2::Pool<ConnectionManager>,
+    given_up: &AtomicBool,
     work: F,
 ) -> Result<T, E>
 where
-    G: FnOnce(&mut Idle<'_>) -> Option<P> + Send + 'static,
-    F: FnOnce(&mut DbConnection, Option<P>) -> Result<T, E> + Send + 'static,
-    P: Send + 'static,
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<StoreError> + LostConnection,
+{
+    let mut conn = checkout(connections).map_err(E::from)?;
+    let result = work(&mut conn);
+    let lost = result.as_ref().err().is_some_and(E::lost_connection);
+    if lost || given_up.load(Ordering::Acquire) {
+        discard(&mut conn);
+    }
+    result
+}
+
+/// `work` in a write transaction, bounded as [`run_as`] is: on PostgreSQL
+/// an ordinary transaction on a pooled connection; on SQLite a turn on the
+/// pool's writing connection, in a transaction it may share with other
+/// requests' writes and one commit (docs/storage.md, "Group commit on
+/// SQLite"), taking no connection from the pool. Either way the work is
+/// rolled back if it ends after the caller stopped waiting.
+pub async fn run_write<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
     T: Send + 'static,
     E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
 {
-    let Some(writer) = pool.writer.clone() else {
-        return run_as(pool, move |conn| {
-            write_transaction(conn, move |conn| work(conn, None))
-        })
-        .await;
-    };
+    let writer = pool.writer.clone();
     let connections = pool.pool.clone();
-    bounded(pool, move |deadline, _given_up| {
-        let _request = RequestScope::enter(deadline, Some(writer.clone()));
-        let planned = plan.and_then(|plan| plan(&mut || connections.try_get()));
-        writer.write(move |conn| work(conn, planned))
+    bounded(pool, move |deadline, given_up| match writer {
+        Some(writer) => writer.write(deadline, work),
+        None => on_pooled(&connections, &given_up, |conn| {
+            transaction_until(conn, deadline, work)
+        }),
     })
     .await
+}
+
+/// [`run_write`] of a transaction that is tried again while PostgreSQL
+/// ends it in a conflict ([`write_transaction_retrying`]).
+pub async fn run_write_retrying<T, E, F>(pool: &DbPool, mut work: F) -> Result<T, E>
+where
+    F: FnMut(&mut DbConnection) -> Result<T, E> + Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError>
+        + From<diesel::result::Error>
+        + LostConnection
+        + Conflicted
+        + Send
+        + 'static,
+{
+    let writer = pool.writer.clone();
+    let connections = pool.pool.clone();
+    bounded(pool, move |deadline, given_up| match writer {
+        // SQLite's writes never conflict: they take their turns.
+        Some(writer) => writer.write(deadline, work),
+        None => on_pooled(&connections, &given_up, |conn| {
+            retrying(|| transaction_until(conn, deadline, &mut work))
+        }),
+    })
+    .await
+}
+
+/// Where a change that was read and decided outside any transaction is
+/// written ([`run_change`]): the backend's way, chosen once, when the pool
+/// was opened.
+pub enum WriteTo<'a> {
+    /// PostgreSQL: the pooled connection the change was read on, outside
+    /// any transaction. A write of one statement is a transaction of its
+    /// own; a write of more opens one ([`transaction_until`]) with this
+    /// deadline.
+    Connection(&'a mut DbConnection, Deadline),
+    /// SQLite: the writing connection, inside its (group) transaction,
+    /// which commits after `write` returns `Ok` and rolls back what it did
+    /// otherwise.
+    Group(&'a mut DbConnection),
+}
+
+/// What the read of a change ([`run_change`]) found: an answer already
+/// (nothing to write), or what to write.
+pub enum Next<S, T> {
+    Done(T),
+    Write(S),
+}
+
+/// Where the read of a change ([`run_change`]) is made on SQLite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// On a pooled connection, before the write waits for its turn.
+    Before,
+    /// In the writer's turn, on its connection, where the writes of the
+    /// open group are seen (after a read made before turned out stale).
+    InTurn,
+}
+
+/// One change to the database, read and decided outside any transaction
+/// and then written, bounded as [`run_as`] is: `read` runs on a pooled
+/// connection; what it hands on, `write` writes where this backend writes
+/// ([`WriteTo`]: on PostgreSQL the same connection, on SQLite the writer's
+/// turn, after the pooled connection went back, so that writes waiting
+/// for their turn never keep the pool's connections from the reads).
+/// `write` must write only if what `read` saw is still so (a versioned
+/// write), and say so when it is not. With [`Reading::InTurn`], SQLite
+/// reads in the writer's turn instead (PostgreSQL reads the newest commit
+/// either way).
+pub async fn run_change<S, T, E, R, W>(
+    pool: &DbPool,
+    reading: Reading,
+    read: R,
+    write: W,
+) -> Result<T, E>
+where
+    R: FnOnce(&mut Reader<'_>) -> Result<Next<S, T>, E> + Send + 'static,
+    W: FnOnce(WriteTo<'_>, S) -> Result<T, E> + Send + 'static,
+    S: Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
+{
+    let writer = pool.writer.clone();
+    let connections = pool.pool.clone();
+    bounded(pool, move |deadline, given_up| match writer {
+        None => on_pooled(&connections, &given_up, |conn| {
+            match read(&mut Reader(ReaderSource::Given(conn)))? {
+                Next::Done(answer) => Ok(answer),
+                Next::Write(decided) => write(WriteTo::Connection(conn, deadline), decided),
+            }
+        }),
+        Some(writer) if reading == Reading::InTurn => writer.write(deadline, |conn| {
+            match read(&mut Reader(ReaderSource::Given(conn)))? {
+                Next::Done(answer) => Ok(answer),
+                Next::Write(decided) => write(WriteTo::Group(conn), decided),
+            }
+        }),
+        Some(writer) => {
+            let mut reader = Reader(ReaderSource::Pool(&connections, None));
+            let read = read(&mut reader);
+            if let ReaderSource::Pool(_, Some(conn)) = &mut reader.0 {
+                let lost = read.as_ref().err().is_some_and(E::lost_connection);
+                if lost || given_up.load(Ordering::Acquire) {
+                    discard(conn);
+                }
+            }
+            drop(reader);
+            match read? {
+                Next::Done(answer) => Ok(answer),
+                Next::Write(decided) => {
+                    writer.write(deadline, |conn| write(WriteTo::Group(conn), decided))
+                }
+            }
+        }
+    })
+    .await
+}
+
+/// A read's way to a connection ([`run_change`]): on SQLite, before the
+/// write's turn, one of the pool's, checked out only if the read needs
+/// one (a change decided from a game already at hand reads nothing).
+pub struct Reader<'a>(ReaderSource<'a>);
+
+enum ReaderSource<'a> {
+    Given(&'a mut DbConnection),
+    Pool(&'a r2d2::Pool<ConnectionManager>, Option<PooledConnection>),
+}
+
+impl Reader<'_> {
+    /// The connection to read on, checked out of the pool on first use.
+    pub fn conn(&mut self) -> Result<&mut DbConnection, StoreError> {
+        match &mut self.0 {
+            ReaderSource::Given(conn) => Ok(&mut **conn),
+            ReaderSource::Pool(pool, taken) => {
+                if taken.is_none() {
+                    *taken = Some(checkout(pool)?);
+                }
+                taken
+                    .as_deref_mut()
+                    .ok_or_else(|| StoreError::Worker("no connection was checked out".into()))
+            }
+        }
+    }
 }
 
 /// Runs `blocking` on the runtime's blocking thread pool, told its
@@ -508,7 +642,7 @@ where
 /// the caller has stopped waiting for it at that deadline.
 async fn bounded<T, E, F>(pool: &DbPool, blocking: F) -> Result<T, E>
 where
-    F: FnOnce(Instant, Arc<AtomicBool>) -> Result<T, E> + Send + 'static,
+    F: FnOnce(Deadline, Arc<AtomicBool>) -> Result<T, E> + Send + 'static,
     T: Send + 'static,
     E: From<StoreError> + Send + 'static,
 {
@@ -516,7 +650,7 @@ where
     let deadline = Instant::now() + bound;
     let abandoned = Arc::new(AtomicBool::new(false));
     let given_up = abandoned.clone();
-    let task = tokio::task::spawn_blocking(move || blocking(deadline, given_up));
+    let task = tokio::task::spawn_blocking(move || blocking(Deadline::at(deadline), given_up));
     match tokio::time::timeout(bound, task).await {
         Ok(Ok(result)) => result,
         Ok(Err(join)) => Err(E::from(StoreError::Worker(join.to_string()))),
@@ -566,49 +700,33 @@ fn checkout(pool: &r2d2::Pool<ConnectionManager>) -> Result<PooledConnection, St
     }
 }
 
-/// What a blocking thread knows of the [`run_as`] call it works for, set
-/// for the call and cleared when it ends, a panic included.
-struct RequestScope;
+/// When the caller stops waiting for a piece of database work and answers
+/// "unavailable" ([`run_as`]): passed, as a value, to whatever must not
+/// write after it (a commit, the one statement of a change, a writer's
+/// turn).
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline(Option<Instant>);
 
-impl RequestScope {
-    fn enter(deadline: Instant, writer: Option<Arc<GroupWriter>>) -> Self {
-        DEADLINE.set(Some(deadline));
-        WRITER.set(writer);
-        RequestScope
+impl Deadline {
+    /// No deadline (tools, tests, start-up).
+    pub const NONE: Deadline = Deadline(None);
+
+    /// The deadline at `at`.
+    pub fn at(at: Instant) -> Deadline {
+        Deadline(Some(at))
     }
-}
 
-impl Drop for RequestScope {
-    fn drop(&mut self) {
-        WRITER.set(None);
-        DEADLINE.set(None);
+    /// Whether the caller was already answered "unavailable".
+    pub fn passed(self) -> bool {
+        self.0.is_some_and(|deadline| Instant::now() >= deadline)
     }
-}
 
-thread_local! {
-    /// The deadline of the [`run_as`] call on this blocking thread, if any.
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-
-    /// The SQLite writer of the pool that the [`run_as`] call on this
-    /// blocking thread works with, if any.
-    static WRITER: std::cell::RefCell<Option<Arc<GroupWriter>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// How long until the deadline of the request this thread works for, if
-/// it has one.
-fn deadline_left() -> Option<Duration> {
-    DEADLINE
-        .get()
-        .map(|deadline| deadline.saturating_duration_since(Instant::now()))
-}
-
-/// Whether the request this thread works for has already been answered
-/// "unavailable" (its deadline passed).
-pub fn past_deadline() -> bool {
-    DEADLINE
-        .get()
-        .is_some_and(|deadline| Instant::now() >= deadline)
+    /// How long until the deadline, or `otherwise` without one.
+    fn left_or(self, otherwise: Duration) -> Duration {
+        self.0.map_or(otherwise, |deadline| {
+            deadline.saturating_duration_since(Instant::now())
+        })
+    }
 }
 
 /// Marks a connection as unusable so that the pool drops it when it comes
@@ -664,9 +782,15 @@ where
     F: FnMut(&mut DbConnection) -> Result<T, E>,
     E: From<diesel::result::Error> + Conflicted,
 {
+    retrying(|| write_transaction(conn, &mut work))
+}
+
+/// `transaction` tried again while it ends in a conflict, as
+/// [`write_transaction_retrying`] says.
+fn retrying<T, E: Conflicted>(mut transaction: impl FnMut() -> Result<T, E>) -> Result<T, E> {
     let mut attempt = 1;
     loop {
-        match write_transaction(conn, &mut work) {
+        match transaction() {
             Err(error) if error.conflicted() && attempt < CONFLICT_ATTEMPTS => {
                 tracing::info!(
                     attempt,
@@ -752,35 +876,41 @@ impl From<diesel::r2d2::PoolError> for StoreError {
     }
 }
 
-/// Runs `work` in a transaction meant to write. Commits when `work` returns
-/// `Ok`, rolls back otherwise (so an early `Err` leaves nothing behind), and
-/// returns only once that is done. `work` may itself nest
-/// `conn.transaction(..)` (a savepoint).
-///
-/// On PostgreSQL it is an ordinary transaction on `conn`. On SQLite, within
-/// [`run`], `work` runs on the pool's writing connection instead, in a
-/// transaction it may share with other requests' writes and one commit
-/// (group commit, [`GroupWriter`]); it sees what they wrote before it. Outside
-/// [`run`] (tools, tests) it runs on `conn`. Either way a SQLite transaction
-/// starts with `BEGIN IMMEDIATE`, taking the write lock up front: a deferred
-/// transaction that reads and then writes fails at once with "database is
-/// locked" when another writer got in between, whatever the busy timeout.
+/// Runs `work` in a transaction meant to write, on `conn`, with no
+/// deadline (tools, tests, start-up; requests write through [`run_write`]
+/// or [`run_change`]). Commits when `work` returns `Ok`, rolls back
+/// otherwise (so an early `Err` leaves nothing behind), and returns only
+/// once that is done. `work` may itself nest `conn.transaction(..)` (a
+/// savepoint). A SQLite transaction starts with `BEGIN IMMEDIATE`, taking
+/// the write lock up front: a deferred transaction that reads and then
+/// writes fails at once with "database is locked" when another writer got
+/// in between, whatever the busy timeout.
 pub fn write_transaction<T, E, F>(conn: &mut DbConnection, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E>,
     E: From<diesel::result::Error>,
 {
+    transaction_until(conn, Deadline::NONE, work)
+}
+
+/// [`write_transaction`] for a caller that stops waiting at `deadline`: work
+/// that ends after it is rolled back, since the caller was already told
+/// "unavailable".
+pub fn transaction_until<T, E, F>(
+    conn: &mut DbConnection,
+    deadline: Deadline,
+    work: F,
+) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
     use diesel::connection::{AnsiTransactionManager, TransactionManager};
-    if let DbConnection::Sqlite(_) = conn {
-        if let Some(writer) = WRITER.with_borrow(Clone::clone) {
-            return writer.write(work);
-        }
-    }
     // Held until the transaction ends (SQLite only).
     let _turn;
     match conn {
         DbConnection::Sqlite(sqlite) => {
-            _turn = sqlite_writer_turn();
+            _turn = sqlite_writer_turn(deadline);
             AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
         }
         DbConnection::Postgresql(_) => {
@@ -788,7 +918,7 @@ where
         }
     }
     match work(conn) {
-        Ok(_) if past_deadline() => {
+        Ok(_) if deadline.passed() => {
             // The caller was already told "unavailable": keep that true.
             <DbConnection as TransactionManager<DbConnection>>::rollback_transaction(conn)?;
             Err(diesel::result::Error::DatabaseError(
@@ -828,8 +958,8 @@ static SQLITE_WRITERS: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
 /// Waits for this thread's turn among [`SQLITE_WRITERS`], at most until the
 /// request's deadline (or the longest a request may take); past that the
 /// writer goes on without a turn, as before, to the busy handler.
-fn sqlite_writer_turn() -> Option<parking_lot::MutexGuard<'static, ()>> {
-    SQLITE_WRITERS.try_lock_for(deadline_left().unwrap_or(SQLITE_TURN_WAIT))
+fn sqlite_writer_turn(deadline: Deadline) -> Option<parking_lot::MutexGuard<'static, ()>> {
+    SQLITE_WRITERS.try_lock_for(deadline.left_or(SQLITE_TURN_WAIT))
 }
 
 /// How long a writer with no request deadline waits for its turn.
@@ -1030,13 +1160,8 @@ mod tests {
             let temp = diesel::sql_query("PRAGMA temp_store").get_result::<Temp>(sqlite)?;
             Ok(temp.temp_store)
         };
-        let (read, written) = run(&pool, move |conn| {
-            let read = temp_store(conn)?;
-            let written = write_transaction(conn, temp_store)?;
-            Ok((read, written))
-        })
-        .await
-        .unwrap();
+        let read = run(&pool, temp_store).await.unwrap();
+        let written = run_write(&pool, temp_store).await.unwrap();
         assert_eq!((read, written), (0, 2));
         drop(pool);
         for suffix in ["", "-wal", "-shm"] {
@@ -1174,16 +1299,14 @@ mod tests {
         let holder = writer.clone();
         let pool = pool.clone();
         let first = tokio::spawn(async move {
-            run(&pool, move |conn| {
-                write_transaction(conn, |conn| {
-                    insert(conn, first.to_owned())?;
-                    inside.send(()).unwrap();
-                    let until = Instant::now() + Duration::from_secs(5);
-                    while holder.waiting() < others && Instant::now() < until {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    Ok(())
-                })
+            run_write(&pool, move |conn| {
+                insert(conn, first.to_owned())?;
+                inside.send(()).unwrap();
+                let until = Instant::now() + Duration::from_secs(5);
+                while holder.waiting() < others && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Ok(())
             })
             .await
         });
@@ -1208,14 +1331,12 @@ mod tests {
             .map(|n| {
                 let pool = pool.clone();
                 tokio::spawn(async move {
-                    run(&pool, move |conn| {
-                        write_transaction(conn, |conn| {
-                            insert(conn, format!("INSERT INTO counted (n) VALUES ({n})"))?;
-                            if refuses(n) {
-                                return Err(StoreError::Query(diesel::result::Error::NotFound));
-                            }
-                            Ok(())
-                        })
+                    run_write(&pool, move |conn| {
+                        insert(conn, format!("INSERT INTO counted (n) VALUES ({n})"))?;
+                        if refuses(n) {
+                            return Err(StoreError::Query(diesel::result::Error::NotFound));
+                        }
+                        Ok(())
                     })
                     .await
                 })
@@ -1307,10 +1428,7 @@ mod tests {
     async fn a_writer_that_panics_does_not_leave_its_round_waiting() {
         let (pool, writer, path) = lingering_pool("group-panic", 6);
         let first = hold(&pool, &writer, "INSERT INTO counted (n) VALUES (0)", 1).await;
-        let panicking = run(&pool, |conn| {
-            write_transaction(conn, |_| -> Result<(), StoreError> { panic!("a bug") })
-        })
-        .await;
+        let panicking = run_write(&pool, |_| -> Result<(), StoreError> { panic!("a bug") }).await;
         assert!(
             matches!(panicking, Err(StoreError::Worker(_))),
             "{panicking:?}"

@@ -464,6 +464,18 @@ impl From<crate::players::PlayerError> for ApiError {
 /// catch-all: a new domain error does not compile until it has its code.
 impl From<crate::games::GameError> for ApiError {
     fn from(error: crate::games::GameError) -> Self {
+        match error {
+            crate::games::GameError::Store(store) => store.into(),
+            refusal => Self::game_refusal(&refusal),
+        }
+    }
+}
+
+impl ApiError {
+    /// How the game service's `error` reads on the wire, taken by
+    /// reference: a refusal is also stored under the request's
+    /// `Idempotency-Key`, to be sent again as it was.
+    pub fn game_refusal(error: &crate::games::GameError) -> ApiError {
         use crate::games::GameError as E;
         use domain::{ActionError as A, IllegalMove as M};
         let detail = error.to_string();
@@ -507,8 +519,9 @@ impl From<crate::games::GameError> for ApiError {
                 .with_status(StatusCode::PRECONDITION_FAILED),
             E::KeyReused => Self::new(ProblemKind::IdempotencyKeyReused, detail),
             E::AccountGone => Self::invalid_token(detail),
-            E::Store(store) => store.into(),
-            E::Internal(cause) => Self::internal(cause),
+            // Taken by value above; by reference, only its text is left.
+            E::Store(_) => Self::internal(detail),
+            E::Internal(cause) => Self::internal(cause.clone()),
         }
     }
 }

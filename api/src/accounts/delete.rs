@@ -21,25 +21,23 @@ use crate::username::DELETED_USERNAME as DELETED_NAME;
 pub async fn delete(ctx: &Context, user_id: Uuid, password: String) -> Result<(), AccountError> {
     let user = confirm(ctx, user_id, password).await?;
     let now = ctx.clock.now();
-    let ended = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction_retrying(conn, |conn| {
-            let tombstone = UserTombstone {
-                username: DELETED_NAME,
-                username_key: format!("deleted:{}", user.id),
-                password_hash: "",
-            };
-            // Game rows, then the user's row, then its tokens and its
-            // library: the lock order of every write (docs/storage.md,
-            // "Lock order"). From its commit on, no game takes the account
-            // in (the games' triggers) and no session of it is refreshed.
-            game_store::lock_all_of_user(conn, &user.id)?;
-            if !users::mark_deleted(conn, &user.id, &tombstone, to_db_time(now))? {
-                return Err(AccountError::AccountGone);
-            }
-            // The library is the account's own: nobody else ever sees it.
-            setups::delete_all_of_user(conn, &user.id)?;
-            end_every_session(conn, &user.id, now)
-        })
+    let ended = db::run_write_retrying::<_, AccountError, _>(&ctx.pool, move |conn| {
+        let tombstone = UserTombstone {
+            username: DELETED_NAME,
+            username_key: format!("deleted:{}", user.id),
+            password_hash: "",
+        };
+        // Game rows, then the user's row, then its tokens and its
+        // library: the lock order of every write (docs/storage.md,
+        // "Lock order"). From its commit on, no game takes the account
+        // in (the games' triggers) and no session of it is refreshed.
+        game_store::lock_all_of_user(conn, &user.id)?;
+        if !users::mark_deleted(conn, &user.id, &tombstone, to_db_time(now))? {
+            return Err(AccountError::AccountGone);
+        }
+        // The library is the account's own: nobody else ever sees it.
+        setups::delete_all_of_user(conn, &user.id)?;
+        end_every_session(conn, &user.id, now)
     })
     .await?;
     record_ended(ctx, &ended);

@@ -54,19 +54,17 @@ pub async fn login(
     let for_db = ctx.clone();
     let user_id = user.id.clone();
     let verified = user.password_hash.clone();
-    let refresh = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction_retrying(conn, |conn| {
-            // The account's row before its tokens (docs/accounts.md). A
-            // deletion or a password change that committed since the
-            // password was checked wins: its ending of every session must
-            // not be followed by a session opened with the old password.
-            let unchanged = users::live(conn, &user_id, RowLock::Sessions)?
-                .is_some_and(|now| now.password_hash == verified);
-            if !unchanged {
-                return Err(AccountError::BadCredentials);
-            }
-            record_refresh(conn, &for_db, &user_id, None)
-        })
+    let refresh = db::run_write_retrying::<_, AccountError, _>(&ctx.pool, move |conn| {
+        // The account's row before its tokens (docs/accounts.md). A
+        // deletion or a password change that committed since the
+        // password was checked wins: its ending of every session must
+        // not be followed by a session opened with the old password.
+        let unchanged = users::live(conn, &user_id, RowLock::Sessions)?
+            .is_some_and(|now| now.password_hash == verified);
+        if !unchanged {
+            return Err(AccountError::BadCredentials);
+        }
+        record_refresh(conn, &for_db, &user_id, None)
     })
     .await?;
     let view = UserView::from_row(&user)?;

@@ -48,17 +48,15 @@ pub async fn change_password(
     let hash = password::hash_blocking(new).await?;
     let now = ctx.clock.now();
     let for_db = ctx.clone();
-    let (ended, refresh) = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction_retrying(conn, |conn| {
-            // Its first statement takes the account's row, before any of
-            // its tokens (docs/accounts.md).
-            if !users::set_password_hash(conn, &user.id, &hash)? {
-                return Err(AccountError::AccountGone);
-            }
-            let ended = end_every_session(conn, &user.id, now)?;
-            let refresh = record_refresh(conn, &for_db, &user.id, None)?;
-            Ok((ended, refresh))
-        })
+    let (ended, refresh) = db::run_write_retrying::<_, AccountError, _>(&ctx.pool, move |conn| {
+        // Its first statement takes the account's row, before any of
+        // its tokens (docs/accounts.md).
+        if !users::set_password_hash(conn, &user.id, &hash)? {
+            return Err(AccountError::AccountGone);
+        }
+        let ended = end_every_session(conn, &user.id, now)?;
+        let refresh = record_refresh(conn, &for_db, &user.id, None)?;
+        Ok((ended, refresh))
     })
     .await?;
     record_ended(ctx, &ended);

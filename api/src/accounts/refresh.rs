@@ -31,35 +31,33 @@ pub async fn refresh(ctx: &Context, presented: &str) -> Result<TokenPair, Accoun
     }
     let hash = tokens::hash_refresh_token(presented);
     let for_db = ctx.clone();
-    let outcome = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction_retrying(conn, |conn| {
-            let now = for_db.clock.now();
-            let Some(found) = refresh_tokens::find_by_hash(conn, &hash)? else {
-                return Ok(Outcome::Refused(RefreshRefusal::Unknown));
-            };
-            // The account's row before its tokens, as every ending of a
-            // session takes them; then the token again, as it is now that
-            // no other change to the account's sessions is under way.
-            let live = users::live(conn, &found.user_id, RowLock::Sessions)?;
-            let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
-                return Ok(Outcome::Refused(RefreshRefusal::Unknown));
-            };
-            let Some(user) = live.filter(|_| row.revoked_at.is_none()) else {
-                return Ok(Outcome::Refused(RefreshRefusal::Revoked));
-            };
-            let reused = row.used_at.is_some();
-            if !reused && from_db_time(row.expires_at) <= now {
-                return Ok(Outcome::Refused(RefreshRefusal::Expired));
-            }
-            // Under the account's lock nobody else can spend it meanwhile;
-            // `mark_used` failing would still be reuse.
-            if reused || !refresh_tokens::mark_used(conn, &row.id, to_db_time(now))? {
-                return Ok(Outcome::Reused(end_session(conn, &row.family_id, now)?));
-            }
-            let session = Uuid::parse_str(&row.family_id).map_err(AccountError::internal)?;
-            let refresh = record_refresh(conn, &for_db, &user.id, Some(session))?;
-            Ok(Outcome::Rotated { user, refresh })
-        })
+    let outcome = db::run_write_retrying::<_, AccountError, _>(&ctx.pool, move |conn| {
+        let now = for_db.clock.now();
+        let Some(found) = refresh_tokens::find_by_hash(conn, &hash)? else {
+            return Ok(Outcome::Refused(RefreshRefusal::Unknown));
+        };
+        // The account's row before its tokens, as every ending of a
+        // session takes them; then the token again, as it is now that
+        // no other change to the account's sessions is under way.
+        let live = users::live(conn, &found.user_id, RowLock::Sessions)?;
+        let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
+            return Ok(Outcome::Refused(RefreshRefusal::Unknown));
+        };
+        let Some(user) = live.filter(|_| row.revoked_at.is_none()) else {
+            return Ok(Outcome::Refused(RefreshRefusal::Revoked));
+        };
+        let reused = row.used_at.is_some();
+        if !reused && from_db_time(row.expires_at) <= now {
+            return Ok(Outcome::Refused(RefreshRefusal::Expired));
+        }
+        // Under the account's lock nobody else can spend it meanwhile;
+        // `mark_used` failing would still be reuse.
+        if reused || !refresh_tokens::mark_used(conn, &row.id, to_db_time(now))? {
+            return Ok(Outcome::Reused(end_session(conn, &row.family_id, now)?));
+        }
+        let session = Uuid::parse_str(&row.family_id).map_err(AccountError::internal)?;
+        let refresh = record_refresh(conn, &for_db, &user.id, Some(session))?;
+        Ok(Outcome::Rotated { user, refresh })
     })
     .await?;
 
@@ -87,17 +85,15 @@ pub async fn logout(ctx: &Context, presented: &str) -> Result<(), AccountError> 
     }
     let hash = tokens::hash_refresh_token(presented);
     let now = ctx.clock.now();
-    let (ended, reused) = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction_retrying(conn, |conn| {
-            let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
-                return Ok((None, false));
-            };
-            // The account's row first (see `refresh`): a rotation under way
-            // commits before this, and its new token is revoked below.
-            users::live(conn, &row.user_id, RowLock::Sessions)?;
-            let reused = row.used_at.is_some() && row.revoked_at.is_none();
-            Ok((end_session(conn, &row.family_id, now)?, reused))
-        })
+    let (ended, reused) = db::run_write_retrying::<_, AccountError, _>(&ctx.pool, move |conn| {
+        let Some(row) = refresh_tokens::find_by_hash(conn, &hash)? else {
+            return Ok((None, false));
+        };
+        // The account's row first (see `refresh`): a rotation under way
+        // commits before this, and its new token is revoked below.
+        users::live(conn, &row.user_id, RowLock::Sessions)?;
+        let reused = row.used_at.is_some() && row.revoked_at.is_none();
+        Ok((end_session(conn, &row.family_id, now)?, reused))
     })
     .await?;
     if reused {

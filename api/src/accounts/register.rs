@@ -66,14 +66,12 @@ pub async fn register(
         deleted_at: None,
     };
     let for_db = ctx.clone();
-    let (user, refresh) = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            if !users::insert(conn, &user)? {
-                return Err(AccountError::UsernameTaken);
-            }
-            let refresh = record_refresh(conn, &for_db, &user.id, None)?;
-            Ok((user, refresh))
-        })
+    let (user, refresh) = db::run_write::<_, AccountError, _>(&ctx.pool, move |conn| {
+        if !users::insert(conn, &user)? {
+            return Err(AccountError::UsernameTaken);
+        }
+        let refresh = record_refresh(conn, &for_db, &user.id, None)?;
+        Ok((user, refresh))
     })
     .await?;
 

@@ -108,12 +108,10 @@ fn announce(conn: &mut DbConnection, families: &[String]) -> Result<Vec<Uuid>, A
 /// included. Its access tokens are refused from now on, in every process.
 pub async fn end_all(ctx: &Context, user_id: Uuid) -> Result<(), AccountError> {
     let now = ctx.clock.now();
-    let ended = db::run_as::<_, AccountError, _>(&ctx.pool, move |conn| {
-        db::write_transaction_retrying(conn, |conn| {
-            let user_id = user_id.to_string();
-            users::live(conn, &user_id, RowLock::Sessions)?;
-            end_every_session(conn, &user_id, now)
-        })
+    let ended = db::run_write_retrying::<_, AccountError, _>(&ctx.pool, move |conn| {
+        let user_id = user_id.to_string();
+        users::live(conn, &user_id, RowLock::Sessions)?;
+        end_every_session(conn, &user_id, now)
     })
     .await?;
     record_ended(ctx, &ended);

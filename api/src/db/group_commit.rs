@@ -24,7 +24,7 @@ use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use parking_lot::{Condvar, Mutex};
 
-use super::{past_deadline, ConnectionManager, DbConnection};
+use super::{ConnectionManager, DbConnection, Deadline};
 
 /// The most writers one transaction takes: a round that is always joined
 /// would otherwise never commit.
@@ -38,11 +38,8 @@ const LONGEST_OPEN: Duration = Duration::from_millis(20);
 /// round has not been left open with nobody to commit it.
 const ORPHAN_CHECK: Duration = Duration::from_millis(50);
 
-/// How long a writer waits for its turn: until its request's deadline, or
-/// 30 s outside a request.
-fn turn_wait() -> Duration {
-    super::deadline_left().unwrap_or(Duration::from_secs(30))
-}
+/// How long a writer with no deadline waits for its turn.
+const TURN_WAIT: Duration = Duration::from_secs(30);
 
 /// The one writing connection of a SQLite pool and the round it has open.
 pub struct GroupWriter {
@@ -126,8 +123,10 @@ impl GroupWriter {
     }
 
     /// Runs `work` in this writer's transaction, as described above, and
-    /// returns once its outcome is durable.
-    pub fn write<T, E, F>(&self, work: F) -> Result<T, E>
+    /// returns once its outcome is durable; a writer whose caller stops
+    /// waiting at `deadline` waits for its turn until then, and what it
+    /// did is rolled back if it ends after it.
+    pub fn write<T, E, F>(&self, deadline: Deadline, work: F) -> Result<T, E>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, E>,
         E: From<DieselError>,
@@ -137,7 +136,7 @@ impl GroupWriter {
         // (its request's deadline passed), the writers of that round
         // commit it themselves ([`Self::wait_for`]).
         self.waiting.fetch_add(1, Ordering::SeqCst);
-        let turn = self.state.try_lock_for(turn_wait());
+        let turn = self.state.try_lock_for(deadline.left_or(TURN_WAIT));
         self.waiting.fetch_sub(1, Ordering::SeqCst);
         let Some(mut state) = turn else {
             return Err(gave_up().into());
@@ -157,7 +156,7 @@ impl GroupWriter {
         };
         let ran = panic::catch_unwind(AssertUnwindSafe(|| match round {
             None => {
-                let result = run_in(db, work, true);
+                let result = run_in(db, deadline, work, true);
                 if result.is_ok() {
                     *round = Some(Round {
                         members: 1,
@@ -169,7 +168,7 @@ impl GroupWriter {
             }
             Some(open) => {
                 open.members += 1;
-                run_in(db, work, false)
+                run_in(db, deadline, work, false)
             }
         }));
         let result = match ran {
@@ -270,12 +269,12 @@ impl GroupWriter {
 /// (a refusal then rolls all of it back: nobody else is in it yet); one
 /// that joins the open round runs in a savepoint, so that a refusal rolls
 /// back only what it did.
-fn run_in<T, E, F>(db: &mut DbConnection, work: F, first: bool) -> Result<T, E>
+fn run_in<T, E, F>(db: &mut DbConnection, deadline: Deadline, work: F, first: bool) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E>,
     E: From<DieselError>,
 {
-    if past_deadline() {
+    if deadline.passed() {
         return Err(gave_up().into());
     }
     match &mut *db {
@@ -289,13 +288,13 @@ where
             return Err(unavailable("group commit is for SQLite only".into()).into());
         }
     }
-    finish(db, work)
+    finish(db, deadline, work)
 }
 
 /// Runs `work` at the depth just begun and ends that depth: kept if it
 /// succeeded in time (released, for a savepoint; the first writer's
 /// transaction stays open for the commit), rolled back otherwise.
-fn finish<T, E, F>(db: &mut DbConnection, work: F) -> Result<T, E>
+fn finish<T, E, F>(db: &mut DbConnection, deadline: Deadline, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E>,
     E: From<DieselError>,
@@ -303,7 +302,7 @@ where
     let result = work(db);
     let top = depth(db) == Ok(Some(1));
     let kept = match result {
-        Ok(value) if !past_deadline() => Ok(value),
+        Ok(value) if !deadline.passed() => Ok(value),
         // The caller was already told "unavailable": keep that true.
         Ok(_) => Err(gave_up().into()),
         Err(error) => Err(error),

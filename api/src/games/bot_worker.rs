@@ -190,16 +190,14 @@ async fn answer(
     let now = Utc::now();
     let until = now + chrono::Duration::from_std(hold).unwrap_or(chrono::Duration::MAX);
     let key = game.to_string();
-    let claimed = db::run_as(&ctx.pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            Ok::<_, GameError>(store::claim(
-                conn,
-                &key,
-                version,
-                to_db_time(now),
-                to_db_time(until),
-            )?)
-        })
+    let claimed = db::run_write(&ctx.pool, move |conn| {
+        Ok::<_, GameError>(store::claim(
+            conn,
+            &key,
+            version,
+            to_db_time(now),
+            to_db_time(until),
+        )?)
     })
     .await?;
     if !claimed {
@@ -208,10 +206,8 @@ async fn answer(
     let done = act(ctx, bot, &record, task, &history, settings).await;
     if done.is_err() {
         let key = game.to_string();
-        let released = db::run_as(&ctx.pool, move |conn| {
-            db::write_transaction(conn, |conn| {
-                Ok::<_, GameError>(store::release(conn, &key, version)?)
-            })
+        let released = db::run_write(&ctx.pool, move |conn| {
+            Ok::<_, GameError>(store::release(conn, &key, version)?)
         })
         .await;
         if let Err(error) = released {

@@ -9,17 +9,18 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use domain::Action;
+use domain::{Action, MoveRecord};
 use uuid::Uuid;
 
+use super::answers::GameView;
 use super::error::GameError;
-use super::fetch::load_with_names;
 use super::notices;
-use super::record::Phase;
-use super::step::{after_play, save};
-use super::written::{self, Failed};
+use super::pipeline::{self, Actor, Request};
+use super::record::{GameRecord, Phase};
+use super::step::{after_play, Decision};
+use super::written;
 use super::Context;
-use crate::db::{self, DbConnection};
+use crate::db;
 use crate::storage::games as store;
 use crate::storage::to_db_time;
 
@@ -38,7 +39,7 @@ pub async fn sweep_overdue(ctx: &Context, now: DateTime<Utc>) -> Result<usize, G
             let Ok(id) = Uuid::parse_str(id) else {
                 continue;
             };
-            if expire(ctx, now, id).await? {
+            if expire(ctx, id).await? {
                 ended += 1;
                 progress = true;
             }
@@ -51,64 +52,46 @@ pub async fn sweep_overdue(ctx: &Context, now: DateTime<Utc>) -> Result<usize, G
     }
 }
 
-/// Ends one overdue game; `false` if it was not (or no longer) overdue.
-/// After the commit, as after any change: what this process kept of the
-/// game is forgotten, and its waiters and the other processes are told.
-pub async fn expire(ctx: &Context, now: DateTime<Utc>, game_id: Uuid) -> Result<bool, GameError> {
-    const ATTEMPTS: usize = 8;
-    for _ in 0..ATTEMPTS {
-        let outcome = db::run_as(&ctx.pool, move |conn| {
-            written::transaction(conn, |conn| expire_in_transaction(conn, now, game_id))
-        })
-        .await?;
-        match outcome {
-            Ok(Some((version, users))) => {
-                ctx.kept.forget_before(game_id, version);
-                ctx.notifier.game_changed(game_id, version);
-                for user in users {
-                    ctx.notifier.user_event(user);
-                }
-                return Ok(true);
-            }
-            Ok(None) => return Ok(false),
-            Err(Failed::Lost) => continue,
-            Err(Failed::Refused(error)) => return Err(error),
-        }
+/// Ends one overdue game through the write pipeline, as any change;
+/// `false` if it was not (or no longer) overdue, or is gone.
+pub async fn expire(ctx: &Context, game_id: Uuid) -> Result<bool, GameError> {
+    let request = Request {
+        game_id,
+        actor: Actor::Clock,
+        precondition: None,
+        idempotency: None,
+        decide: time_out,
+        answer: |_: &GameRecord, _: GameView, _: Option<&MoveRecord>| Ok(()),
+    };
+    match pipeline::run(ctx, request).await {
+        Ok(_) => Ok(true),
+        Err(GameError::WrongPhase(_) | GameError::NotFound | GameError::KeptChanging) => Ok(false),
+        Err(other) => Err(other),
     }
-    Ok(false)
 }
 
-fn expire_in_transaction(
-    conn: &mut DbConnection,
-    now: DateTime<Utc>,
-    game_id: Uuid,
-) -> Result<Option<(i64, Vec<Uuid>)>, Failed> {
-    let (mut record, names) = match load_with_names(conn, game_id) {
-        Ok(found) => found,
-        Err(GameError::NotFound) => return Ok(None),
-        Err(other) => return Err(other.into()),
-    };
-    if !record.is_overdue(now) {
-        return Ok(None);
-    }
-    let (log, notices) = match &mut record.phase {
+/// What the clock decides about a game past its deadline: a timeout loss
+/// for the player to move, or, when a setup never came, `aborted` (the
+/// game did not start, so nobody loses).
+fn time_out(record: &mut GameRecord, now: DateTime<Utc>) -> Result<Decision, GameError> {
+    let game_id = record.id;
+    match &mut record.phase {
         Phase::Playing(game) => {
             let late = game.turn();
             game.apply(late, Action::Timeout)
                 .map_err(|e| GameError::internal(format!("timeout of game {game_id}: {e}")))?;
-            let notices = after_play(&mut record, now, None);
-            (Some((late, Action::Timeout, None)), notices)
+            let notices = after_play(record, now, None);
+            Ok(Decision {
+                log: Some((late, Action::Timeout, None)),
+                notices,
+            })
         }
         _ => {
-            // A setup never came: the game did not start, so nobody loses.
             record.phase = Phase::Aborted;
             record.deadline = None;
-            (None, notices::game_aborted(&record, None))
+            Ok(Decision::plain(notices::game_aborted(record, None)))
         }
-    };
-    save(conn, &mut record, &names, now, log)?;
-    let users = notices::record(conn, now, &notices)?;
-    Ok(Some((record.version, users)))
+    }
 }
 
 /// Starts the deadline sweep: every `every`, end the games whose deadline

@@ -141,24 +141,22 @@ pub async fn save(
         created_at: to_db_time(now),
         updated_at: to_db_time(now),
     };
-    let saved = db::run_as::<_, LibraryError, _>(pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            // A deletion of the account either commits first (and this is
-            // refused) or waits for this and then removes it with the rest.
-            if users::live(conn, &row.user_id, RowLock::Share)?.is_none() {
-                return Err(LibraryError::AccountGone);
-            }
-            if store::count_of_user(conn, &row.user_id)? >= MAX_SETUPS_PER_USER {
-                return Err(LibraryError::Full);
-            }
-            if !store::insert(conn, &row)? {
-                return Err(LibraryError::NameTaken {
-                    variant: new.variant.name(),
-                    name: row.name.clone(),
-                });
-            }
-            Ok(row)
-        })
+    let saved = db::run_write::<_, LibraryError, _>(pool, move |conn| {
+        // A deletion of the account either commits first (and this is
+        // refused) or waits for this and then removes it with the rest.
+        if users::live(conn, &row.user_id, RowLock::Share)?.is_none() {
+            return Err(LibraryError::AccountGone);
+        }
+        if store::count_of_user(conn, &row.user_id)? >= MAX_SETUPS_PER_USER {
+            return Err(LibraryError::Full);
+        }
+        if !store::insert(conn, &row)? {
+            return Err(LibraryError::NameTaken {
+                variant: new.variant.name(),
+                name: row.name.clone(),
+            });
+        }
+        Ok(row)
     })
     .await?;
     answer(saved)
@@ -199,34 +197,29 @@ pub async fn replace(
 ) -> Result<SavedSetup, LibraryError> {
     let (name, setup) = check(&new)?;
     let placement = to_json(&setup)?;
-    let row = db::run_as::<_, LibraryError, _>(pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            let user = owner.to_string();
-            let mut row =
-                store::find(conn, &user, &id.to_string())?.ok_or(LibraryError::NotFound)?;
-            row.name = name;
-            row.variant = new.variant.name().to_owned();
-            row.placement = placement;
-            row.updated_at = to_db_time(now);
-            match store::update(conn, &user, &row)? {
-                None => Err(LibraryError::NotFound),
-                Some(false) => Err(LibraryError::NameTaken {
-                    variant: new.variant.name(),
-                    name: row.name.clone(),
-                }),
-                Some(true) => Ok(row),
-            }
-        })
+    let row = db::run_write::<_, LibraryError, _>(pool, move |conn| {
+        let user = owner.to_string();
+        let mut row = store::find(conn, &user, &id.to_string())?.ok_or(LibraryError::NotFound)?;
+        row.name = name;
+        row.variant = new.variant.name().to_owned();
+        row.placement = placement;
+        row.updated_at = to_db_time(now);
+        match store::update(conn, &user, &row)? {
+            None => Err(LibraryError::NotFound),
+            Some(false) => Err(LibraryError::NameTaken {
+                variant: new.variant.name(),
+                name: row.name.clone(),
+            }),
+            Some(true) => Ok(row),
+        }
     })
     .await?;
     answer(row)
 }
 
 pub async fn delete(pool: &DbPool, owner: Uuid, id: Uuid) -> Result<(), LibraryError> {
-    let deleted = db::run_as::<_, LibraryError, _>(pool, move |conn| {
-        db::write_transaction(conn, |conn| {
-            Ok(store::delete(conn, &owner.to_string(), &id.to_string())?)
-        })
+    let deleted = db::run_write::<_, LibraryError, _>(pool, move |conn| {
+        Ok(store::delete(conn, &owner.to_string(), &id.to_string())?)
     })
     .await?;
     if deleted {

@@ -31,6 +31,7 @@ pub mod library;
 pub mod list;
 pub mod notices;
 pub mod picture;
+pub mod pipeline;
 pub mod play;
 pub mod raster;
 pub mod rated;

@@ -131,9 +131,7 @@ impl ReminderTask {
                 next_prune = tokio::time::Instant::now() + PRUNE_EVERY;
                 let now = self.clock.now();
                 let days = self.retention_days;
-                let pruned = db::run(&self.pool, move |conn| {
-                    db::write_transaction(conn, |conn| events::prune(conn, now, days))
-                });
+                let pruned = db::run_write(&self.pool, move |conn| events::prune(conn, now, days));
                 match pruned.await {
                     Ok(0) => {}
                     Ok(deleted) => tracing::info!(deleted, "old events pruned"),

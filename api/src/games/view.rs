@@ -148,7 +148,7 @@ where
     if let Some(found) = db::run_as(&ctx.pool, fresh).await? {
         return Ok(found);
     }
-    clock::expire(ctx, now, game_id).await?;
+    clock::expire(ctx, game_id).await?;
     db::run_as(&ctx.pool, move |conn| {
         let (record, names) = load_with_names(conn, game_id)?;
         read(conn, &record, &names)

@@ -9,6 +9,7 @@
 //! request"). `api/tests/architecture.rs` keeps `first` out of here.
 
 pub mod bots;
+pub mod changes;
 pub mod events;
 pub mod games;
 pub mod idempotency;

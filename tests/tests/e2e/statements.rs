@@ -105,4 +105,64 @@ backend_tests! {
         assert!(keyed_cost <= keyed_budget, "a keyed move sent {keyed_cost} statements");
         assert!(retry_cost <= retry_budget, "a retried move sent {retry_cost} statements");
     }
+
+    /// A refusal sent with an `Idempotency-Key` is stored by the change
+    /// itself (docs/storage.md, "One write pipeline"), not by a second
+    /// request after the answer: on PostgreSQL the lookup, the read and
+    /// the key's one `INSERT`. Its retry is one lookup and gets the first
+    /// answer byte for byte, even once the game has changed so that the
+    /// same move would now be allowed; the game never moved for it.
+    async fn a_keyed_refusal_is_stored_with_its_answer_and_replayed_as_sent(app) {
+        let (red, blue) = two_users(&app, "refusedkey").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 5).await;
+        play_random(&app, &mut game, 1, 1).await;
+        let waiting = game.local.turn().opponent();
+        let user = game.user(waiting).clone();
+        // The waiting player's move: legal on their turn, refused now.
+        let mut turned = game.local.clone();
+        let m = {
+            let now = turned.legal_moves()[0];
+            turned.apply(turned.turn(), domain::Action::play(now.from, now.to)).unwrap();
+            turned.legal_moves()[0]
+        };
+        let before = game_view(&app, &game.id, &user).await;
+        let moves = game.path("/moves");
+        let early = || {
+            app.client
+                .post(app.url(&moves))
+                .bearer_auth(&user.access_token)
+                .header("idempotency-key", "refused-once")
+                .json(&move_body(m, None, None))
+                .send()
+        };
+        let (cost, first) = counted(&app, early()).await;
+        let first = first.unwrap();
+        let status = first.status().as_u16();
+        let first_type = first.headers()["content-type"].clone();
+        let first_body = first.bytes().await.unwrap();
+        assert_eq!(status, 409, "{first_body:?}");
+        assert_eq!(first_type, "application/problem+json");
+        let problem: serde_json::Value = serde_json::from_slice(&first_body).unwrap();
+        assert_eq!(problem["code"], "not_your_turn", "{problem}");
+        if app.backend == Backend::Postgres {
+            assert_eq!(cost, 3, "lookup, read, the key: {cost} statements");
+        }
+        assert_eq!(game_view(&app, &game.id, &user).await, before, "the refusal changed the game");
+        // Now it is that player's turn: the same request, retried under
+        // its key, is still the first answer.
+        let mover = game.local.turn();
+        let now = game.local.legal_moves()[0];
+        let answer = play(&app, &mut game, now, None).await;
+        assert_eq!(answer["game"]["turn"], mover.opponent().name(), "{answer}");
+        let version = game.version;
+        let (retry_cost, retry) = counted(&app, early()).await;
+        let retry = retry.unwrap();
+        assert_eq!(retry.status().as_u16(), status);
+        assert_eq!(retry.headers()["content-type"], first_type);
+        assert_eq!(retry.bytes().await.unwrap(), first_body, "the replay is not the first answer");
+        if app.backend == Backend::Postgres {
+            assert_eq!(retry_cost, 1, "a replay is its lookup: {retry_cost} statements");
+        }
+        assert_eq!(game_view(&app, &game.id, &user).await["version"], version);
+    }
 }

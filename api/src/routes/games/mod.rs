@@ -19,7 +19,7 @@ use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;
 use uuid::Uuid;
 
-use crate::error::{ApiError, ProblemKind};
+use crate::error::ApiError;
 use crate::games::answers::{self, GameView, MoveAnswer, MoveHistory};
 use crate::games::list::GamePage;
 use crate::games::play::MoveInput;
@@ -28,7 +28,7 @@ use crate::games::requests::{
 };
 use crate::games::setup::SetupSource;
 use crate::games::step::Precondition;
-use crate::games::{self, written, Answered, Caller, GameError, Idempotency};
+use crate::games::{self, Answered, Caller, GameError, Idempotency};
 use crate::openapi::{
     GameCommandRefusals, GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch,
 };
@@ -82,6 +82,7 @@ fn idempotency(
         &request,
         body,
         success.as_u16(),
+        refusal_on_the_wire,
     )?))
 }
 
@@ -148,36 +149,23 @@ fn respond<T: Serialize>(answered: Answered<T>, success: StatusCode, user: Uuid)
     }
 }
 
-/// Turns a command's result into the response; a refusal sent with an
-/// `Idempotency-Key` is remembered, so that a retry gets the same answer.
-async fn finish<T: Serialize>(
-    state: &AppState,
+/// Turns a command's result into the response (a refusal sent with an
+/// `Idempotency-Key` was stored under it, as [`refusal_on_the_wire`]
+/// renders it, by the command itself).
+fn finish<T: Serialize>(
     user: Uuid,
-    idem: Option<&Idempotency>,
     result: Result<Answered<T>, GameError>,
     success: StatusCode,
 ) -> Result<HttpResponse, ApiError> {
-    match result {
-        Ok(answered) => Ok(respond(answered, success, user)),
-        Err(error) => {
-            let error = ApiError::from(error);
-            if let (Some(idem), ApiError::Problem(problem)) = (idem, &error) {
-                if problem.status.is_client_error()
-                    && problem.kind != ProblemKind::IdempotencyKeyReused
-                {
-                    written::remember_refusal(
-                        &state.games,
-                        user,
-                        idem,
-                        problem.status.as_u16(),
-                        error.body_text(),
-                    )
-                    .await;
-                }
-            }
-            Err(error)
-        }
-    }
+    Ok(respond(result?, success, user))
+}
+
+/// How a refused command reads on the wire: its status and problem
+/// document, as stored under its `Idempotency-Key` and sent again to a
+/// retry with the key.
+fn refusal_on_the_wire(refusal: &GameError) -> (u16, String) {
+    let error = ApiError::game_refusal(refusal);
+    (error.status_code().as_u16(), error.body_text())
 }
 
 /// Create a game: an open seat anyone may take, or a challenge to a named user.
@@ -208,7 +196,7 @@ pub async fn create_game(
     let body = body.into_inner().into_inner();
     let idem = idempotency(&req, &body, StatusCode::CREATED)?;
     let result = games::create::create(&state.games, &caller(&user), body, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::CREATED).await
+    finish(user.id, result, StatusCode::CREATED)
 }
 
 /// List games: filter by `status`, your games (`mine`), or the games waiting
@@ -367,7 +355,7 @@ pub async fn join_game(
 ) -> Result<HttpResponse, ApiError> {
     let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::join::join(&state.games, &caller(&user), id, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
 
 /// Decline a challenge addressed to you; the game ends `aborted`.
@@ -393,7 +381,7 @@ pub async fn decline_game(
 ) -> Result<HttpResponse, ApiError> {
     let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::decline::decline(&state.games, &caller(&user), id, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
 
 /// Abort a game before play starts (either player; the creator cancels a
@@ -420,7 +408,7 @@ pub async fn abort_game(
 ) -> Result<HttpResponse, ApiError> {
     let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::abort::abort(&state.games, &caller(&user), id, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
 
 /// Place (or replace) your secret setup: the whole army inside your own
@@ -487,7 +475,7 @@ pub async fn place_setup(
     };
     let result =
         games::setup::place_setup(&state.games, &caller(&user), id, source, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
 
 fn square(name: &str) -> Result<Square, ApiError> {
@@ -565,7 +553,7 @@ pub async fn play_move(
         idem.clone(),
     )
     .await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
 
 /// Resign: the opponent wins (`resignation`).
@@ -591,7 +579,7 @@ pub async fn resign_game(
 ) -> Result<HttpResponse, ApiError> {
     let (id, idem) = id_only(&req, id, StatusCode::OK)?;
     let result = games::resign::resign(&state.games, &caller(&user), id, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
 
 /// Offer a rematch
@@ -622,7 +610,7 @@ pub async fn offer_rematch(
 ) -> Result<HttpResponse, ApiError> {
     let (id, idem) = id_only(&req, id, StatusCode::CREATED)?;
     let result = games::rematch::rematch(&state.games, &caller(&user), id, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::CREATED).await
+    finish(user.id, result, StatusCode::CREATED)
 }
 
 /// Offer a draw, or accept or decline the opponent's offer (docs/rules.md: an
@@ -662,5 +650,5 @@ pub async fn draw_game(
     let idem = idempotency(&req, &body, StatusCode::OK)?;
     let result =
         games::draw::draw(&state.games, &caller(&user), id, body.action, idem.clone()).await;
-    finish(&state, user.id, idem.as_ref(), result, StatusCode::OK).await
+    finish(user.id, result, StatusCode::OK)
 }
