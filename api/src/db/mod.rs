@@ -1,0 +1,631 @@
+//! Database access: one connection type for both backends, an r2d2 pool
+//! and the embedded migrations. Running work off the actix workers is in
+//! `run` ([`run`], [`run_write`], [`run_change`]), transactions in
+//! `transactions`, SQLite's group commit in `group_commit`, the HTTP
+//! workers' own read connections in `reads`, [`StoreError`] in `error`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use diesel::connection::{InstrumentationEvent, SimpleConnection};
+use diesel::pg::PgConnection;
+use diesel::r2d2::{self, ManageConnection};
+use diesel::sqlite::SqliteConnection;
+use diesel::Connection;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+
+use crate::config::{DatabaseUrl, SqliteSynchronous};
+
+mod error;
+mod group_commit;
+use group_commit::GroupWriter;
+mod reads;
+mod run;
+mod transactions;
+pub use error::StoreError;
+use reads::AsyncReads;
+pub use reads::{ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
+use run::discard;
+pub use run::{
+    run, run_as, run_change, run_write, run_write_retrying, Deadline, Next, Reader, Reading,
+    WriteTo,
+};
+pub use transactions::{
+    transaction_until, write_transaction, write_transaction_retrying, Conflicted, LostConnection,
+    CONFLICT_ATTEMPTS,
+};
+
+/// Any error, boxed (the cause of a failure, kept for the logs).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Migrations for each backend, compiled into the binary.
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
+
+/// A connection to whichever backend `DATABASE_URL` chose. Queries written
+/// once against `schema.rs` run on both; only types common to both backends
+/// may appear in the schema (text UUIDs, `Timestamp`, `Text`, `Integer`,
+/// `BigInt`, `Bool`), and `RETURNING` is not available.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Postgresql(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+/// The connections of one database: an r2d2 pool, and on SQLite the one
+/// connection that all of the pool's write transactions share in turn
+/// ([`write_transaction`]; docs/storage.md, "Group commit on SQLite").
+#[derive(Clone)]
+pub struct DbPool {
+    pool: r2d2::Pool<ConnectionManager>,
+    writer: Option<Arc<GroupWriter>>,
+    /// On PostgreSQL, the HTTP workers' own connections for reads
+    /// ([`DbPool::read_async`]).
+    reads: Option<Arc<AsyncReads>>,
+}
+
+impl DbPool {
+    /// A connection from the pool, waiting up to its timeout (for start-up
+    /// and tools; requests go through [`run`]).
+    pub fn get(&self) -> Result<PooledConnection, r2d2::PoolError> {
+        self.pool.get()
+    }
+
+    /// A connection from the pool if one is idle now (for tools and tests).
+    pub fn try_get(&self) -> Option<PooledConnection> {
+        self.pool.try_get()
+    }
+
+    /// Whether this is a PostgreSQL database (else SQLite, whose writes
+    /// share one writing connection).
+    pub fn is_postgres(&self) -> bool {
+        self.writer.is_none()
+    }
+
+    /// This pool, with reads that take no blocking thread on PostgreSQL:
+    /// each of the `workers` HTTP workers keeps up to `per_worker`
+    /// connections of its own (0: none), beside the pool's. Says in the
+    /// log which way reads go, and why.
+    pub fn with_async_reads(
+        mut self,
+        database: &DatabaseUrl,
+        workers: usize,
+        per_worker: usize,
+    ) -> Self {
+        let DatabaseUrl::Postgres(url) = database else {
+            return self;
+        };
+        if per_worker == 0 {
+            tracing::info!("reads of games use the pool (DATABASE_READ_CONNECTIONS=0)");
+            return self;
+        }
+        if let Some(why) = reads::environment_refuses() {
+            tracing::info!(why, "reads of games use the pool");
+            return self;
+        }
+        let counters = [
+            statement_counter(database, Counted::Pool),
+            statement_counter(database, Counted::Async),
+        ];
+        let timeout = self.pool.connection_timeout();
+        match AsyncReads::new(url, per_worker, timeout, counters) {
+            Ok(reads) => {
+                tracing::info!(
+                    per_worker,
+                    workers,
+                    at_most = workers * per_worker,
+                    // The pool's, the events' LISTEN connection, these.
+                    connections_in_all = self.pool.max_size() as usize + 1 + workers * per_worker,
+                    "reads of games run on each HTTP worker's own connections, beside the pool's"
+                );
+                self.reads = Some(Arc::new(reads));
+            }
+            Err(why) => tracing::info!(why, "reads of games use the pool"),
+        }
+        self
+    }
+
+    /// Runs the read `work` on the calling HTTP worker's own connection,
+    /// bounded as [`run_as`] is, without a blocking thread
+    /// (docs/storage.md, "Reads without a blocking thread"). `None`: there
+    /// is no such connection to be had now (SQLite, switched off, too many
+    /// reads waiting for one, opening one failed lately, not an HTTP
+    /// worker) or the read failed on it at once; the caller reads with
+    /// [`run_as`] instead, which also reports any failure.
+    pub async fn read_async<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
+    where
+        F: for<'c> FnOnce(&'c mut diesel_async::AsyncPgConnection) -> ReadFuture<'c, T>,
+    {
+        self.reads.as_deref()?.read(work).await
+    }
+
+    /// How many transactions the SQLite writer has committed (`None` on
+    /// PostgreSQL).
+    pub fn group_commits(&self) -> Option<u64> {
+        self.writer.as_deref().map(GroupWriter::commits)
+    }
+}
+
+pub type PooledConnection = r2d2::PooledConnection<ConnectionManager>;
+
+/// Per-connection settings for SQLite: a busy timeout (the request's
+/// database bound, `DATABASE_TIMEOUT_SECONDS`) instead of instant
+/// `SQLITE_BUSY` errors, write-ahead log so readers never wait for the
+/// writer, foreign keys (off by default in SQLite), and `synchronous` from
+/// `SQLITE_SYNCHRONOUS` (default FULL: a commit is on disk before it is
+/// acknowledged). The busy timeout comes first so that switching to WAL
+/// waits for connections opened at the same moment instead of failing.
+fn sqlite_pragmas(timeout: Duration, synchronous: SqliteSynchronous) -> String {
+    format!(
+        "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; \
+         PRAGMA synchronous = {};",
+        timeout.as_millis(),
+        synchronous.pragma()
+    )
+}
+
+/// Makes connections for the pool. Unlike diesel's generic manager it never
+/// guesses the backend from the URL, so a PostgreSQL outage cannot turn into
+/// a stray SQLite file named after the URL.
+#[derive(Debug, Clone)]
+pub struct ConnectionManager {
+    database: DatabaseUrl,
+    connect_timeout: Duration,
+    sqlite_synchronous: SqliteSynchronous,
+    statements: Arc<AtomicU64>,
+    /// Whether this manager opens a SQLite pool's writing connection.
+    writing: bool,
+}
+
+impl ConnectionManager {
+    pub fn new(
+        database: DatabaseUrl,
+        connect_timeout: Duration,
+        sqlite_synchronous: SqliteSynchronous,
+    ) -> Self {
+        let statements = statement_counter(&database, Counted::Pool);
+        Self {
+            database,
+            connect_timeout,
+            sqlite_synchronous,
+            statements,
+            writing: false,
+        }
+    }
+
+    /// This manager for a pool's writing connection: its statements are
+    /// also counted apart ([`statements_sent_by_writer`]).
+    fn for_writer(&self) -> Self {
+        Self {
+            statements: statement_counter(&self.database, Counted::Writer),
+            writing: true,
+            ..self.clone()
+        }
+    }
+
+    fn establish(&self) -> Result<DbConnection, diesel::ConnectionError> {
+        let counter = self.statements.clone();
+        // Every statement (or batch) sent counts: one round trip each.
+        let count = move |event: InstrumentationEvent<'_>| {
+            if let InstrumentationEvent::StartQuery { .. } = event {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        match &self.database {
+            DatabaseUrl::Postgres(url) => {
+                let url = postgres_url(url, self.connect_timeout);
+                let mut conn = PgConnection::establish(&url)?;
+                // The server itself gives up on a statement after the
+                // request's bound (sent before counting starts: it is part
+                // of opening the connection, not of any request).
+                conn.batch_execute(&format!(
+                    "SET statement_timeout = {}",
+                    self.connect_timeout.as_millis()
+                ))
+                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                conn.set_instrumentation(count);
+                Ok(DbConnection::Postgresql(conn))
+            }
+            DatabaseUrl::Sqlite(path) => {
+                let path = path.to_string_lossy();
+                let mut conn = SqliteConnection::establish(&path)?;
+                conn.batch_execute(&sqlite_pragmas(
+                    self.connect_timeout,
+                    self.sqlite_synchronous,
+                ))
+                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                if self.writing {
+                    // The writes of a shared transaction each run in a
+                    // savepoint, whose undo log SQLite keeps in a temporary
+                    // file: in memory instead, it costs no system calls.
+                    conn.batch_execute("PRAGMA temp_store = MEMORY;")
+                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                }
+                conn.set_instrumentation(count);
+                Ok(DbConnection::Sqlite(conn))
+            }
+        }
+    }
+}
+
+/// How many statements the pools of this process have sent to `database`
+/// so far (one round trip each): what the statement-count tests read, as
+/// Django's `assertNumQueries` does. Cheap (one relaxed atomic add per
+/// statement).
+pub fn statements_sent(database: &DatabaseUrl) -> u64 {
+    statement_counter(database, Counted::Pool).load(Ordering::Relaxed)
+        + statements_sent_by_writer(database)
+}
+
+/// The part of [`statements_sent`] that SQLite's writing connection sent
+/// (docs/storage.md, "Group commit on SQLite"): what the writes of every
+/// request wait for in turn. Always 0 on PostgreSQL.
+pub fn statements_sent_by_writer(database: &DatabaseUrl) -> u64 {
+    statement_counter(database, Counted::Writer).load(Ordering::Relaxed)
+}
+
+/// The part of [`statements_sent`] that the HTTP workers sent on their
+/// own connections ([`DbPool::read_async`]).
+pub fn statements_sent_async(database: &DatabaseUrl) -> u64 {
+    statement_counter(database, Counted::Async).load(Ordering::Relaxed)
+}
+
+/// Which connections a statement counter counts.
+#[derive(Clone, Copy)]
+enum Counted {
+    /// The pool's, and the HTTP workers' own (which count here too).
+    Pool,
+    Writer,
+    Async,
+}
+
+fn statement_counter(database: &DatabaseUrl, counted: Counted) -> Arc<AtomicU64> {
+    static COUNTERS: OnceLock<Mutex<HashMap<String, Arc<AtomicU64>>>> = OnceLock::new();
+    let of = match counted {
+        Counted::Pool => "",
+        Counted::Writer => " writer",
+        Counted::Async => " async",
+    };
+    let key = match database {
+        DatabaseUrl::Postgres(url) => format!("postgres{of} {url}"),
+        DatabaseUrl::Sqlite(path) => format!("sqlite{of} {}", path.display()),
+    };
+    let mut counters = COUNTERS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    counters.entry(key).or_default().clone()
+}
+
+/// The libpq parameters that keep a lost or silent database from holding a
+/// connection (and the request on it) for as long as the operating system's
+/// TCP timers would: a connect timeout, TCP keepalives on idle connections
+/// and a TCP user timeout on unacknowledged data, each derived from the
+/// request's bound `timeout` (`DATABASE_TIMEOUT_SECONDS`). A parameter the
+/// URL already sets is left as it is. See docs/architecture.md, "When the
+/// database fails".
+pub fn postgres_url(url: &str, timeout: Duration) -> String {
+    let seconds = timeout.as_secs().max(1);
+    with_default_params(
+        url,
+        &[
+            ("connect_timeout", seconds.to_string()),
+            ("keepalives", "1".to_owned()),
+            ("keepalives_idle", seconds.to_string()),
+            ("keepalives_interval", "1".to_owned()),
+            ("keepalives_count", "3".to_owned()),
+            ("tcp_user_timeout", (seconds * 1000).to_string()),
+        ],
+    )
+}
+
+/// Appends each `key=value` to the URL's query unless the key is there.
+pub fn with_default_params(url: &str, params: &[(&str, String)]) -> String {
+    let mut url = url.to_owned();
+    for (key, value) in params {
+        if !sets_param(&url, key) {
+            let separator = if url.contains('?') { '&' } else { '?' };
+            url = format!("{url}{separator}{key}={value}");
+        }
+    }
+    url
+}
+
+/// Whether the URL's query names parameter `key`.
+fn sets_param(url: &str, key: &str) -> bool {
+    url.split_once('?')
+        .is_some_and(|(_, query)| query.split('&').any(|p| p.split('=').next() == Some(key)))
+}
+
+impl ManageConnection for ConnectionManager {
+    type Connection = DbConnection;
+    type Error = diesel::r2d2::Error;
+
+    fn connect(&self) -> Result<DbConnection, Self::Error> {
+        self.establish()
+            .map_err(diesel::r2d2::Error::ConnectionError)
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), Self::Error> {
+        conn.batch_execute("SELECT 1")
+            .map_err(diesel::r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        use diesel::r2d2::R2D2Connection;
+        conn.is_broken()
+    }
+}
+
+/// Builds the pool without waiting for a first connection; callers that need
+/// the database at once (start-up) use [`migrate`] right after.
+pub fn pool(
+    database: &DatabaseUrl,
+    max_size: u32,
+    timeout: Duration,
+    sqlite_synchronous: SqliteSynchronous,
+) -> Result<DbPool, BoxError> {
+    let manager = ConnectionManager::new(database.clone(), timeout, sqlite_synchronous);
+    let builder = r2d2::Pool::builder()
+        .error_handler(Box::new(LogConnectionErrors))
+        .max_size(max_size)
+        .min_idle(Some(1))
+        .connection_timeout(timeout);
+    // No test query on every check-out (a round trip per request): a pooled
+    // PostgreSQL connection that died with the server is found on use and
+    // discarded ([`run_as`]); that request answers 503 and later ones get
+    // fresh connections, so the service recovers by itself when the
+    // database comes back.
+    let writer = match database {
+        DatabaseUrl::Sqlite(_) => Some(Arc::new(GroupWriter::new(manager.for_writer()))),
+        DatabaseUrl::Postgres(_) => None,
+    };
+    Ok(DbPool {
+        pool: builder.test_on_check_out(false).build_unchecked(manager),
+        writer,
+        reads: None,
+    })
+}
+
+/// Logs failed connection attempts as one warning line each (libpq's
+/// messages span several lines; r2d2 would log them as errors).
+#[derive(Debug)]
+struct LogConnectionErrors;
+
+impl r2d2::HandleError<diesel::r2d2::Error> for LogConnectionErrors {
+    fn handle_error(&self, error: diesel::r2d2::Error) {
+        tracing::warn!(error = %one_line(&error.to_string()), "database connection failed");
+    }
+}
+
+/// Collapses whitespace (libpq puts newlines and tabs in its messages).
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Applies every pending migration for the connection's backend and returns
+/// how many ran. On PostgreSQL an advisory lock keeps replicas that start
+/// together from migrating at the same time.
+pub fn migrate(conn: &mut DbConnection) -> Result<usize, BoxError> {
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            const MIGRATION_LOCK: i64 = 0x5354_5241_5445_474f; // "STRATEGO"
+            pg.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
+            let applied = pg
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|v| v.len());
+            let unlocked =
+                pg.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"));
+            let applied = applied?;
+            unlocked?;
+            Ok(applied)
+        }
+        DbConnection::Sqlite(sqlite) => Ok(sqlite.run_pending_migrations(SQLITE_MIGRATIONS)?.len()),
+    }
+}
+
+/// Checks that the database answers (for `/readyz`).
+pub async fn ping(pool: &DbPool) -> Result<(), StoreError> {
+    run(pool, |conn| {
+        conn.batch_execute("SELECT 1")
+            .map_err(|e| StoreError::Unavailable(Box::new(e)))
+    })
+    .await
+}
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::error::{ApiError, ProblemKind};
+
+    #[test]
+    fn postgres_urls_get_timeouts_and_keepalives_once() {
+        let t = Duration::from_secs(3);
+        let timers = "connect_timeout=3&keepalives=1&keepalives_idle=3&keepalives_interval=1\
+                      &keepalives_count=3&tcp_user_timeout=3000";
+        assert_eq!(
+            postgres_url("postgres://h/d", t),
+            format!("postgres://h/d?{timers}")
+        );
+        assert_eq!(
+            postgres_url("postgres://h/d?sslmode=disable", t),
+            format!("postgres://h/d?sslmode=disable&{timers}")
+        );
+        let given = postgres_url("postgres://h/d?connect_timeout=9&tcp_user_timeout=1", t);
+        assert!(
+            given.starts_with("postgres://h/d?connect_timeout=9&tcp_user_timeout=1&keepalives=1"),
+            "{given}"
+        );
+        assert_eq!(given.matches("connect_timeout=").count(), 1, "{given}");
+        assert_eq!(given.matches("tcp_user_timeout=").count(), 1, "{given}");
+    }
+
+    #[actix_web::test]
+    async fn an_unreachable_database_answers_service_unavailable() {
+        // Port 1 on loopback refuses connections at once.
+        let database = DatabaseUrl::Postgres("postgres://postgres@127.0.0.1:1/none".into());
+        let pool = pool(
+            &database,
+            2,
+            Duration::from_secs(1),
+            SqliteSynchronous::Full,
+        )
+        .unwrap();
+        let err = ping(&pool).await.unwrap_err();
+        assert_eq!(ApiError::from(err).kind(), ProblemKind::ServiceUnavailable);
+    }
+
+    #[test]
+    fn a_connection_lost_in_a_transaction_is_unavailable_not_a_bug() {
+        use diesel::result::Error;
+        for lost in [
+            Error::BrokenTransactionManager,
+            Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::ClosedConnection,
+                Box::new("server closed the connection unexpectedly".to_owned()),
+            ),
+        ] {
+            let error = StoreError::from(lost);
+            assert!(error.lost_connection(), "{error}");
+            assert_eq!(
+                ApiError::from(error).kind(),
+                ProblemKind::ServiceUnavailable
+            );
+        }
+        assert!(!StoreError::from(Error::NotFound).lost_connection());
+    }
+
+    #[test]
+    fn a_session_the_server_ends_is_unavailable_however_diesel_names_it() {
+        use diesel::result::{DatabaseErrorKind, Error};
+        let unknown = |message: &str| {
+            Error::DatabaseError(DatabaseErrorKind::Unknown, Box::new(message.to_owned()))
+        };
+        for message in [
+            "terminating connection due to administrator command",
+            "terminating connection because of crash of another server process",
+            "the database system is shutting down",
+            "the database system is in recovery mode",
+        ] {
+            let error = StoreError::from(unknown(message));
+            assert!(error.lost_connection(), "{message}: {error}");
+        }
+        for message in [
+            "duplicate key value violates unique constraint \"games_pkey\"",
+            "relation \"games\" does not exist",
+        ] {
+            assert!(
+                !StoreError::from(unknown(message)).lost_connection(),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn sqlite_migrations_apply_revert_and_apply_again() {
+        let path = std::env::temp_dir().join(format!("stratego-mig-{}.db", uuid::Uuid::new_v4()));
+        let pool = pool(
+            &DatabaseUrl::Sqlite(path.clone()),
+            1,
+            Duration::from_secs(2),
+            SqliteSynchronous::Full,
+        )
+        .unwrap();
+        let mut conn = pool.get().unwrap();
+        let applied = migrate(&mut conn).unwrap();
+        assert!(applied >= 1);
+        assert_eq!(migrate(&mut conn).unwrap(), 0, "nothing left to apply");
+        let DbConnection::Sqlite(sqlite) = &mut *conn else {
+            unreachable!()
+        };
+        let reverted = sqlite.revert_all_migrations(SQLITE_MIGRATIONS).unwrap();
+        assert_eq!(reverted.len(), applied);
+        assert_eq!(migrate(&mut conn).unwrap(), applied);
+        drop(conn);
+        drop(pool);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    #[test]
+    fn both_backends_have_the_same_migrations() {
+        use diesel::migration::MigrationSource;
+        let names = |source: &EmbeddedMigrations| -> Vec<String> {
+            MigrationSource::<diesel::sqlite::Sqlite>::migrations(source)
+                .unwrap()
+                .iter()
+                .map(|m| m.name().to_string())
+                .collect()
+        };
+        assert_eq!(names(&POSTGRES_MIGRATIONS), names(&SQLITE_MIGRATIONS));
+    }
+
+    #[actix_web::test]
+    async fn sqlite_connections_get_wal_and_foreign_keys() {
+        use diesel::sql_types::{BigInt, Text};
+        #[derive(diesel::QueryableByName)]
+        struct Mode {
+            #[diesel(sql_type = Text)]
+            journal_mode: String,
+        }
+        #[derive(diesel::QueryableByName)]
+        struct Keys {
+            #[diesel(sql_type = BigInt)]
+            foreign_keys: i64,
+        }
+        #[derive(diesel::QueryableByName)]
+        struct Durability {
+            #[diesel(sql_type = BigInt)]
+            synchronous: i64,
+        }
+        let path = std::env::temp_dir().join(format!("stratego-db-{}.db", uuid::Uuid::new_v4()));
+        let pool = pool(
+            &DatabaseUrl::Sqlite(path.clone()),
+            2,
+            Duration::from_secs(2),
+            SqliteSynchronous::Full,
+        )
+        .unwrap();
+        let (mode, keys, sync) = run(&pool, |conn| {
+            use diesel::RunQueryDsl;
+            let DbConnection::Sqlite(sqlite) = conn else {
+                unreachable!()
+            };
+            let mode = diesel::sql_query("PRAGMA journal_mode").get_result::<Mode>(sqlite)?;
+            let keys = diesel::sql_query("PRAGMA foreign_keys").get_result::<Keys>(sqlite)?;
+            let sync = diesel::sql_query("PRAGMA synchronous").get_result::<Durability>(sqlite)?;
+            Ok((mode.journal_mode, keys.foreign_keys, sync.synchronous))
+        })
+        .await
+        .unwrap();
+        assert_eq!(mode, "wal");
+        assert_eq!(keys, 1);
+        // FULL by default: an acknowledged commit survives a power loss.
+        assert_eq!(sync, 2);
+        // The writing connection keeps its savepoints' undo logs in memory
+        // (2); the others keep SQLite's default (0, a file).
+        #[derive(diesel::QueryableByName)]
+        struct Temp {
+            #[diesel(sql_type = BigInt)]
+            temp_store: i64,
+        }
+        let temp_store = |conn: &mut DbConnection| -> Result<i64, StoreError> {
+            use diesel::RunQueryDsl;
+            let DbConnection::Sqlite(sqlite) = conn else {
+                unreachable!()
+            };
+            let temp = diesel::sql_query("PRAGMA temp_store").get_result::<Temp>(sqlite)?;
+            Ok(temp.temp_store)
+        };
+        let read = run(&pool, temp_store).await.unwrap();
+        let written = run_write(&pool, temp_store).await.unwrap();
+        assert_eq!((read, written), (0, 2));
+        drop(pool);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+}
