@@ -1,4 +1,12 @@
 //! The game: state, legal moves, applying actions, end conditions, views.
+//!
+//! One file on purpose, though it is longer than the project's 800 lines:
+//! the rules are one state machine (a move's legality, its battle, the
+//! chase and two-square records it updates, the end it may bring) whose
+//! parts read and write the same private fields in one order, and the
+//! order is the rule; split, the steps of `apply` would be spread over
+//! files that could each change a field the others rely on. Its tests are
+//! in `tests/` and in `conformance/`, not here.
 
 use std::fmt;
 
