@@ -8,7 +8,37 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
+
+/// How often a cache was asked and had what was asked for: its hit rate,
+/// logged by the deadline sweep (`games::clock`).
+#[derive(Debug, Default)]
+pub struct Lookups {
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl Lookups {
+    /// Counts one lookup; passes `found` on.
+    pub fn count<T>(&self, found: Option<T>) -> Option<T> {
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
+    }
+
+    /// Hits and misses so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
+    }
+}
 
 pub struct Bounded<K, V> {
     budget: usize,

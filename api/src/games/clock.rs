@@ -95,12 +95,13 @@ fn time_out(record: &mut GameRecord, now: DateTime<Utc>) -> Result<Decision, Gam
 }
 
 /// Starts the deadline sweep: every `every`, end the games whose deadline
-/// passed and forget expired idempotency keys; stops when `notifier`
-/// closes.
+/// passed, forget expired idempotency keys and log how the caches of
+/// games served since the last tick; stops when `notifier` closes.
 pub fn spawn_sweep(ctx: Context, every: Duration) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every.max(Duration::from_secs(1)));
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last = CacheCounts::default();
         loop {
             ticks.tick().await;
             if ctx.notifier.is_closed() {
@@ -115,6 +116,57 @@ pub fn spawn_sweep(ctx: Context, every: Duration) {
             if let Err(error) = written::purge_idempotency_keys(&ctx.pool, now).await {
                 tracing::warn!(%error, "purging idempotency keys failed");
             }
+            last = CacheCounts::of(&ctx).log_since(last, &ctx);
         }
     });
+}
+
+/// The lookups of the caches of games so far: the kept games (a change
+/// decided from the game just read) and the kept views.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct CacheCounts {
+    kept: (u64, u64),
+    views: (u64, u64),
+}
+
+impl CacheCounts {
+    fn of(ctx: &Context) -> CacheCounts {
+        CacheCounts {
+            kept: ctx.kept.lookups().counts(),
+            views: ctx.views.lookups().counts(),
+        }
+    }
+
+    /// Logs the hits and misses since `before`, if there were any, with
+    /// the bytes each cache holds; returns `self` for the next time.
+    fn log_since(self, before: CacheCounts, ctx: &Context) -> CacheCounts {
+        if self != before {
+            let (kept_hits, kept_misses) = since(self.kept, before.kept);
+            let (view_hits, view_misses) = since(self.views, before.views);
+            tracing::info!(
+                kept_hits,
+                kept_misses,
+                kept_hit_percent = percent(kept_hits, kept_misses),
+                kept_bytes = ctx.kept.bytes(),
+                view_hits,
+                view_misses,
+                view_hit_percent = percent(view_hits, view_misses),
+                view_bytes = ctx.views.bytes(),
+                "caches of games since the last sweep"
+            );
+        }
+        self
+    }
+}
+
+fn since(now: (u64, u64), before: (u64, u64)) -> (u64, u64) {
+    (
+        now.0.saturating_sub(before.0),
+        now.1.saturating_sub(before.1),
+    )
+}
+
+/// `hits` in percent of all lookups (0 with none).
+fn percent(hits: u64, misses: u64) -> u64 {
+    (hits * 100).checked_div(hits + misses).unwrap_or(0)
 }

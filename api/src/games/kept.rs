@@ -27,7 +27,7 @@ use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
 use super::answers::Names;
-use super::bounded::Bounded;
+use super::bounded::{Bounded, Lookups};
 use crate::clock::Clock;
 use crate::storage::games::{GameRow, Status};
 
@@ -49,6 +49,7 @@ pub struct Kept {
 /// The kept games; one per process, shared by all workers.
 pub struct KeptGames {
     entries: Bounded<Uuid, Arc<Kept>>,
+    lookups: Lookups,
     keep_for: Duration,
     clock: Arc<dyn Clock>,
 }
@@ -59,6 +60,7 @@ impl KeptGames {
     pub fn new(budget: usize, clock: Arc<dyn Clock>) -> Self {
         KeptGames {
             entries: Bounded::new(budget),
+            lookups: Lookups::default(),
             keep_for: Duration::seconds(KEEP_FOR_SECONDS),
             clock,
         }
@@ -73,7 +75,13 @@ impl KeptGames {
     /// Game `id` as last kept, if it is and still serves; kept no longer
     /// either way.
     pub fn take(&self, id: Uuid) -> Option<Arc<Kept>> {
-        self.entries.take(&id).filter(|kept| self.serves(kept))
+        let found = self.entries.take(&id).filter(|kept| self.serves(kept));
+        self.lookups.count(found)
+    }
+
+    /// How often a change looked for its game here and found it.
+    pub fn lookups(&self) -> &Lookups {
+        &self.lookups
     }
 
     fn serves(&self, kept: &Kept) -> bool {

@@ -18,7 +18,7 @@ use domain::Color;
 use uuid::Uuid;
 
 use super::answers::Names;
-use super::bounded::Bounded;
+use super::bounded::{Bounded, Lookups};
 
 /// What all entries may hold together: about 500 views of a game in play
 /// (a view with its legal moves is 6-9 KiB).
@@ -35,6 +35,7 @@ struct Entry {
 /// The cache; one per process, shared by all workers.
 pub struct ViewCache {
     entries: Bounded<Key, Entry>,
+    lookups: Lookups,
 }
 
 impl Default for ViewCache {
@@ -48,6 +49,7 @@ impl ViewCache {
     pub fn with_budget(budget: usize) -> Self {
         ViewCache {
             entries: Bounded::new(budget),
+            lookups: Lookups::default(),
         }
     }
 
@@ -60,9 +62,15 @@ impl ViewCache {
         version: i64,
         names: &Names,
     ) -> Option<Bytes> {
-        self.entries.read(&(game, seat), |kept, entry| {
+        let found = self.entries.read(&(game, seat), |kept, entry| {
             (kept == version && entry.names == *names).then(|| entry.body.clone())
-        })
+        });
+        self.lookups.count(found)
+    }
+
+    /// How often a view was asked for and found.
+    pub fn lookups(&self) -> &Lookups {
+        &self.lookups
     }
 
     /// Keeps `body`, the view of `game` at `version` from `seat` showing

@@ -63,6 +63,31 @@ async fn post_keyed(
 }
 
 backend_tests! {
+    /// The caches of games count what they served (the deadline sweep logs
+    /// their hit rates): a move after a view finds its game kept; a move
+    /// right after a move does not (the write made what was kept stale);
+    /// a view asked again at the same version is served from the kept
+    /// views.
+    async fn the_caches_count_their_hits_and_misses(app) {
+        let (red, blue) = two_users(&app, "keptcount").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 23).await;
+        let kept = || app.games.kept.lookups().counts();
+        let views = || app.games.views.lookups().counts();
+        let mover = game.user(game.local.turn()).clone();
+        let (views_before, kept_before) = (views(), kept());
+        game_view(&app, &game.id, &mover).await;
+        game_view(&app, &game.id, &mover).await;
+        let after = views();
+        assert_eq!(after.0 - views_before.0, 1, "the second view was not served from the cache");
+        assert!(after.1 > views_before.1, "the first view was not a miss");
+        let m = quiet_move(&game);
+        play_here(&app, &mut game, m, true).await;
+        assert_eq!(kept(), (kept_before.0 + 1, kept_before.1), "the move after a view");
+        let m = quiet_move(&game);
+        play_here(&app, &mut game, m, true).await;
+        assert_eq!(kept(), (kept_before.0 + 1, kept_before.1 + 1), "the move after a move");
+    }
+
     /// The clock ending a game forgets what this process kept of it, as any
     /// change does: a game over is kept no more.
     async fn the_clock_forgets_the_game_it_ends(app) {
