@@ -1,0 +1,354 @@
+//! The hand-written statements that write a change of a game: the
+//! versioned update and its action row ([`save`]), on PostgreSQL in one
+//! statement, also with the change's events and the answer under its
+//! idempotency key ([`save_with_events`]); on SQLite, as two statements
+//! of their own, each prepared once per connection.
+
+use chrono::NaiveDateTime;
+use diesel::backend::Backend;
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use diesel::query_builder::{AstPass, QueryFragment};
+use diesel::result::DatabaseErrorKind;
+use diesel::serialize::ToSql;
+use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
+use diesel::sqlite::Sqlite;
+
+use super::{ActionRow, GameChanges, GameRow};
+use crate::db::DbConnection;
+use crate::storage::events::{NewEventRow, PgEvents};
+use crate::storage::idempotency::IdempotencyRow;
+use crate::storage::prepared::prepared_statement;
+
+/// The usernames a change was decided from, as the game kept them when it
+/// was read: creator, Red, Blue, challenged user (`None` where the game
+/// names nobody). A versioned write also requires them unchanged: only an
+/// account's deletion renames a user in a game, and it does not move the
+/// version, so a change decided before a deletion that renamed one of the
+/// game's accounts writes nothing and is decided again from what the
+/// deletion left (docs/accounts.md, "Deleting an account"). On
+/// PostgreSQL, a write that waited for the deletion's lock on the row
+/// checks them on the renamed row.
+pub type NamesRead = [Option<String>; 4];
+
+/// What a versioned write requires of the stored game: still at `version`,
+/// still keeping the usernames `names` it was decided from.
+#[derive(Debug, Clone, Copy)]
+pub struct Expected<'a> {
+    pub version: i64,
+    pub names: &'a NamesRead,
+}
+
+/// `AND <name column> IS NOT DISTINCT FROM <name read>` for each of the
+/// game's four kept usernames (`op`: the backend's null-safe equality).
+fn walk_names_read<'b, DB>(
+    names: &'b NamesRead,
+    op: &str,
+    mut out: AstPass<'_, 'b, DB>,
+) -> QueryResult<()>
+where
+    DB: Backend,
+    Option<String>: ToSql<Nullable<Text>, DB>,
+{
+    let columns = ["creator_name", "red_name", "blue_name", "challenged_name"];
+    for (column, name) in columns.into_iter().zip(names) {
+        out.push_sql(" AND ");
+        out.push_sql(column);
+        out.push_sql(op);
+        out.push_bind_param::<Nullable<Text>, Option<String>>(name)?;
+    }
+    Ok(())
+}
+
+/// Writes the changed columns of `row` (whose `version` is already the new
+/// one) if the stored game is still as `expected` (its version, and the
+/// usernames the change was decided from), and appends `action` to the
+/// log. `Ok(false)`: someone else changed the game first, and nothing
+/// was written. One statement on PostgreSQL. Other processes learn of the
+/// change after the commit (`events::Notifier::game_changed`), not from a
+/// `NOTIFY` in this transaction: see docs/architecture.md, "Telling the
+/// other processes".
+pub fn save(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    expected: Expected<'_>,
+    action: Option<&ActionRow>,
+) -> QueryResult<bool> {
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            #[derive(QueryableByName)]
+            struct Saved {
+                #[diesel(sql_type = diesel::sql_types::Integer)]
+                written: i32,
+            }
+            let saved: Vec<Saved> = SaveOnPostgres::of(row, expected, action).load(pg)?;
+            Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
+        }
+        DbConnection::Sqlite(sqlite) => {
+            let updated = SaveOnSqlite {
+                changes: GameChanges::of(row).as_changeset(),
+                id: &row.id,
+                expected,
+            }
+            .execute(sqlite)?;
+            if updated != 1 {
+                return Ok(false);
+            }
+            if let Some(action) = action {
+                InsertAction(action).execute(sqlite)?;
+            }
+            Ok(true)
+        }
+    }
+}
+
+/// The primary key of `idempotency_keys` (PostgreSQL's name for it).
+const KEY_TAKEN: &str = "idempotency_keys_pkey";
+
+/// [`save`], [`events::record_all`](crate::storage::events::record_all) of
+/// `events` and the answer under its idempotency key (`key`, whose game
+/// and version are those of the update) in one statement, on PostgreSQL,
+/// sent outside any transaction: the statement is a transaction of its
+/// own, so the game's update, its action, its events and its key are
+/// written all together or not at all, with one round trip and the
+/// commit. `Ok(false)`: nothing was written, because someone else changed
+/// the game first or took the key meanwhile (a concurrent request with the
+/// same key). Not for SQLite, whose writes share the writer's
+/// transactions (an error there).
+pub fn save_with_events(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    expected: Expected<'_>,
+    action: Option<&ActionRow>,
+    events: &[NewEventRow<'_>],
+    key: Option<&IdempotencyRow>,
+    created_at: NaiveDateTime,
+) -> QueryResult<bool> {
+    let DbConnection::Postgresql(pg) = conn else {
+        return Err(diesel::result::Error::QueryBuilderError(
+            "a change in one statement is for PostgreSQL only".into(),
+        ));
+    };
+    #[derive(QueryableByName)]
+    struct Saved {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        written: i32,
+    }
+    let saved: Result<Saved, _> = SaveWithEventsOnPostgres {
+        save: SaveOnPostgres::of(row, expected, action),
+        events: PgEvents::of(events, created_at),
+        key: KeyBinds::of(key),
+    }
+    .get_result(pg);
+    match saved {
+        Ok(saved) => Ok(saved.written == 1),
+        // The key's primary key: the one unique value here another
+        // request can take first (the action's and the events' numbers
+        // follow the version and the counters).
+        Err(diesel::result::Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info))
+            if key.is_some() && info.constraint_name() == Some(KEY_TAKEN) =>
+        {
+            Ok(false)
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// [`save`] on PostgreSQL: the versioned update and the action row (only if
+/// the update matched and there is an action) in one round trip, prepared
+/// once per connection. One row back means written.
+struct SaveOnPostgres<'a> {
+    changes: <GameChanges<'a> as AsChangeset>::Changeset,
+    id: &'a str,
+    expected: Expected<'a>,
+    color: Option<&'a str>,
+    action: Option<&'a str>,
+    record: Option<&'a str>,
+}
+
+prepared_statement!(SaveOnPostgres, by_name);
+
+impl<'a> SaveOnPostgres<'a> {
+    fn of(row: &'a GameRow, expected: Expected<'a>, action: Option<&'a ActionRow>) -> Self {
+        SaveOnPostgres {
+            changes: GameChanges::of(row).as_changeset(),
+            id: &row.id,
+            expected,
+            color: action.map(|a| a.color.as_str()),
+            action: action.map(|a| a.action.as_str()),
+            record: action.and_then(|a| a.record.as_deref()),
+        }
+    }
+
+    /// The common table expressions `upd` (the versioned update, one row
+    /// back if it matched) and `act` (the action row, only if the update
+    /// matched and there is an action), without `WITH`.
+    fn walk_ctes<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::BigInt;
+        // The same columns as on SQLite: `GameChanges`. Its
+        // `treat_none_as_null` makes the text the same for every row, as a
+        // statement prepared once by type needs.
+        out.push_sql("upd AS (UPDATE games SET ");
+        self.changes.walk_ast(out.reborrow())?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<Text, _>(&self.id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.expected.version)?;
+        walk_names_read(
+            self.expected.names,
+            " IS NOT DISTINCT FROM ",
+            out.reborrow(),
+        )?;
+        // The action takes the new version as its number and the update's
+        // time, both read back from the updated row.
+        out.push_sql(
+            " RETURNING id, version, updated_at), \
+             act AS (INSERT INTO game_actions (game_id, seq, color, action, record, created_at) \
+             SELECT upd.id, upd.version, a.color, a.action, a.record, upd.updated_at \
+             FROM upd, (SELECT ",
+        );
+        out.push_bind_param::<Nullable<Text>, _>(&self.color)?;
+        out.push_sql("::text AS color, ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.action)?;
+        out.push_sql("::text AS action, ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.record)?;
+        out.push_sql("::text AS record) AS a WHERE a.color IS NOT NULL RETURNING 1)");
+        Ok(())
+    }
+}
+
+impl QueryFragment<Pg> for SaveOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH ");
+        self.walk_ctes(out.reborrow())?;
+        out.push_sql(" SELECT 1 AS written FROM upd");
+        Ok(())
+    }
+}
+
+/// [`save_with_events`]'s one statement: [`SaveOnPostgres`], the events
+/// and the answer under its idempotency key (if there is one), stored
+/// only if the update matched; one row back, with how many games it
+/// updated (0 or 1).
+struct SaveWithEventsOnPostgres<'a> {
+    save: SaveOnPostgres<'a>,
+    events: PgEvents<'a>,
+    key: KeyBinds<'a>,
+}
+
+/// The answer under an idempotency key, as [`SaveWithEventsOnPostgres`]
+/// binds it (all `None` without a key).
+#[derive(Default)]
+struct KeyBinds<'a> {
+    user_id: Option<&'a str>,
+    idempotency_key: Option<&'a str>,
+    fingerprint: Option<&'a str>,
+    response_status: Option<i32>,
+    response_body: Option<&'a str>,
+}
+
+impl<'a> KeyBinds<'a> {
+    fn of(key: Option<&'a IdempotencyRow>) -> Self {
+        key.map_or_else(KeyBinds::default, |key| KeyBinds {
+            user_id: Some(&key.user_id),
+            idempotency_key: Some(&key.idempotency_key),
+            fingerprint: Some(&key.fingerprint),
+            response_status: Some(key.response_status),
+            response_body: Some(&key.response_body),
+        })
+    }
+}
+
+impl SaveWithEventsOnPostgres<'_> {
+    /// The common table expression `kept`: the answer under its key, with
+    /// the game and version of the update (without a key, nothing).
+    fn walk_key<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::Integer;
+        let key = &self.key;
+        out.push_sql(
+            "kept AS (INSERT INTO idempotency_keys (user_id, idempotency_key, fingerprint, \
+             response_status, response_body, game_id, game_version, created_at) \
+             SELECT k.user_id, k.idempotency_key, k.fingerprint, k.response_status, \
+             k.response_body, upd.id, upd.version, upd.updated_at FROM upd, (SELECT ",
+        );
+        out.push_bind_param::<Nullable<Text>, _>(&key.user_id)?;
+        out.push_sql("::text AS user_id, ");
+        out.push_bind_param::<Nullable<Text>, _>(&key.idempotency_key)?;
+        out.push_sql("::text AS idempotency_key, ");
+        out.push_bind_param::<Nullable<Text>, _>(&key.fingerprint)?;
+        out.push_sql("::text AS fingerprint, ");
+        out.push_bind_param::<Nullable<Integer>, _>(&key.response_status)?;
+        out.push_sql("::integer AS response_status, ");
+        out.push_bind_param::<Nullable<Text>, _>(&key.response_body)?;
+        out.push_sql(
+            "::text AS response_body) AS k WHERE k.idempotency_key IS NOT NULL RETURNING 1)",
+        );
+        Ok(())
+    }
+}
+
+prepared_statement!(SaveWithEventsOnPostgres, by_name);
+
+impl QueryFragment<Pg> for SaveWithEventsOnPostgres<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH ");
+        self.save.walk_ctes(out.reborrow())?;
+        out.push_sql(", ");
+        self.events
+            .walk_ctes(out.reborrow(), " WHERE EXISTS (SELECT 1 FROM upd)")?;
+        out.push_sql(", ");
+        self.walk_key(out.reborrow())?;
+        out.push_sql(" SELECT count(*)::INTEGER AS written FROM upd");
+        Ok(())
+    }
+}
+
+/// [`save`]'s versioned update on SQLite, prepared once per connection
+/// (diesel prepares its own `UPDATE` again on every call).
+struct SaveOnSqlite<'a> {
+    changes: <GameChanges<'a> as AsChangeset>::Changeset,
+    id: &'a str,
+    expected: Expected<'a>,
+}
+
+prepared_statement!(SaveOnSqlite);
+
+impl QueryFragment<Sqlite> for SaveOnSqlite<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        out.push_sql("UPDATE games SET ");
+        self.changes.walk_ast(out.reborrow())?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<Text, _>(&self.id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.expected.version)?;
+        walk_names_read(self.expected.names, " IS ", out)
+    }
+}
+
+/// [`save`]'s append to the action log on SQLite, prepared once per
+/// connection.
+struct InsertAction<'a>(&'a ActionRow);
+
+prepared_statement!(InsertAction);
+
+impl QueryFragment<Sqlite> for InsertAction<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        let row = self.0;
+        out.push_sql(
+            "INSERT INTO game_actions (game_id, seq, color, action, record, created_at) VALUES (",
+        );
+        out.push_bind_param::<Text, String>(&row.game_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<BigInt, i64>(&row.seq)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, String>(&row.color)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, String>(&row.action)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Text>, Option<String>>(&row.record)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamp, NaiveDateTime>(&row.created_at)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
