@@ -1,4 +1,5 @@
-//! Accounts: password hashing, tokens and ended sessions. (The extractor that proves a
+//! Authentication: password hashing, tokens, the sessions ended and the
+//! accounts this process knows exist. (The extractor that proves a
 //! request's caller lives with the routes: `routes::AuthUser`.)
 
 pub mod known;

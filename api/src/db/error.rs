@@ -15,7 +15,7 @@ pub enum StoreError {
     Query(#[source] diesel::result::Error),
     /// PostgreSQL made this transaction the loser of a deadlock or of a
     /// serialization conflict and rolled it back: nothing was written, and
-    /// the same work tried again can succeed ([`write_transaction_retrying`]).
+    /// the same work tried again can succeed ([`write_transaction_retrying`](super::write_transaction_retrying)).
     #[error("the database ended the transaction in a conflict: {0}")]
     Conflict(#[source] diesel::result::Error),
     /// A stored value does not read back (a bug or a hand-edited row).

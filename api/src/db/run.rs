@@ -33,7 +33,7 @@ where
 /// answers nothing, and a blocking libpq call cannot be interrupted). The
 /// abandoned work goes on on its blocking thread until the database
 /// answers or the connection's own timeouts end it; a write whose work
-/// ends after the deadline is then rolled back ([`write_transaction`]; on
+/// ends after the deadline is then rolled back ([`write_transaction`](super::write_transaction); on
 /// SQLite, one that ended before it may still commit with the others of
 /// its group), and its connection is discarded rather than handed to
 /// another request.
@@ -96,7 +96,7 @@ where
 }
 
 /// [`run_write`] of a transaction that is tried again while PostgreSQL
-/// ends it in a conflict ([`write_transaction_retrying`]).
+/// ends it in a conflict ([`write_transaction_retrying`](super::write_transaction_retrying)).
 pub async fn run_write_retrying<T, E, F>(pool: &DbPool, mut work: F) -> Result<T, E>
 where
     F: FnMut(&mut DbConnection) -> Result<T, E> + Send + 'static,

@@ -70,8 +70,8 @@ pub(super) fn retrying<T, E: Conflicted>(
     }
 }
 /// Runs `work` in a transaction meant to write, on `conn`, with no
-/// deadline (tools, tests, start-up; requests write through [`run_write`]
-/// or [`run_change`]). Commits when `work` returns `Ok`, rolls back
+/// deadline (tools, tests, start-up; requests write through [`run_write`](super::run_write)
+/// or [`run_change`](super::run_change)). Commits when `work` returns `Ok`, rolls back
 /// otherwise (so an early `Err` leaves nothing behind), and returns only
 /// once that is done. `work` may itself nest `conn.transaction(..)` (a
 /// savepoint). A SQLite transaction starts with `BEGIN IMMEDIATE`, taking

@@ -4,10 +4,12 @@
 //!
 //! One file per command (`create`, `join`, `decline`, `abort`, `setup`,
 //! `play`, `resign`, `draw`) and per query (`view`, `history`, `list`).
-//! Commands run through [`written::commit`] (one transaction: idempotency,
-//! the work, events, the stored answer, the cross-process notification),
-//! most of them through the shared load-check-save [`step`]. Each returns a
-//! typed answer or a [`GameError`]; the routes turn both into HTTP.
+//! Every change to an existing game runs through the write [`pipeline`]
+//! (source -> decide -> encode -> write -> announce; the command files say
+//! what is decided and answered, [`step`] hands them over); a new game
+//! (created, or offered as a rematch) is one transaction of
+//! [`written::commit`]. Each returns a typed answer or a [`GameError`]; the
+//! routes turn both into HTTP.
 
 pub mod abort;
 pub mod answers;
