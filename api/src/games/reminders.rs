@@ -150,45 +150,26 @@ impl ReminderTask {
     }
 }
 
-/// Sends every reminder due at `now`; returns the users who got one (the
-/// caller wakes them).
+/// One pass of the reminder task: finds the games whose reminder is due
+/// at `now` and sends each one not yet claimed, each in a write of its own
+/// (`db::run_write`: on SQLite, a turn on the writer). Returns the users
+/// who got a reminder (the caller tells the notifier). Safe to run in any
+/// number of processes at once.
 pub async fn send_due_reminders(
     pool: &DbPool,
     now: DateTime<Utc>,
     percent: u32,
 ) -> Result<Vec<Uuid>, GameError> {
-    db::run_as(pool, move |conn| send_due(conn, now, percent)).await
-}
-
-/// One pass of the reminder task on one connection: finds the games whose
-/// reminder is due at `now` and sends each one not yet claimed. Returns
-/// the users who got a reminder (the caller tells the notifier). Safe to
-/// run in any number of processes at once.
-pub fn send_due(
-    conn: &mut DbConnection,
-    now: DateTime<Utc>,
-    percent: u32,
-) -> Result<Vec<Uuid>, GameError> {
-    // No reminder is due for a deadline further away than the largest share
-    // of the longest move time: those rows are not even loaded.
-    let longest_move = *DAYS_PER_MOVE.end();
-    let horizon = now + (now - reminder_due_at(now, longest_move, percent));
-    let due: Vec<Candidate> = store::unsent(conn, to_db_time(now), to_db_time(horizon))?
-        .into_iter()
-        .filter(|game| {
-            game.deadline.is_some_and(|deadline| {
-                now >= reminder_due_at(from_db_time(deadline), game.days_per_move, percent)
-            })
-        })
-        .collect();
+    let due = db::run_as(pool, move |conn| due(conn, now, percent)).await?;
     let mut reminded = Vec::new();
     for game in due {
-        match remind(conn, now, &game) {
+        let id = game.id.clone();
+        match db::run_write(pool, move |conn| remind(conn, now, &game)).await {
             Ok(users) => reminded.extend(users),
             // The reminders already committed are still announced; the
             // rest wait for the next sweep.
             Err(e) if !reminded.is_empty() => {
-                tracing::warn!(error = %e, game = %game.id, "deadline reminders: stopped early");
+                tracing::warn!(error = %e, game = %id, "deadline reminders: stopped early");
                 break;
             }
             Err(e) => return Err(e),
@@ -197,8 +178,29 @@ pub fn send_due(
     Ok(reminded)
 }
 
-/// Claims and records one game's reminder; returns its recipients, none
-/// if another process (or a change of the game) got there first.
+/// The games whose reminder is due at `now` and not yet sent.
+fn due(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+    percent: u32,
+) -> Result<Vec<Candidate>, GameError> {
+    // No reminder is due for a deadline further away than the largest share
+    // of the longest move time: those rows are not even loaded.
+    let longest_move = *DAYS_PER_MOVE.end();
+    let horizon = now + (now - reminder_due_at(now, longest_move, percent));
+    Ok(store::unsent(conn, to_db_time(now), to_db_time(horizon))?
+        .into_iter()
+        .filter(|game| {
+            game.deadline.is_some_and(|deadline| {
+                now >= reminder_due_at(from_db_time(deadline), game.days_per_move, percent)
+            })
+        })
+        .collect())
+}
+
+/// Claims and records one game's reminder, inside the caller's write
+/// transaction; returns its recipients, none if another process (or a
+/// change of the game) got there first.
 fn remind(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
@@ -209,24 +211,22 @@ fn remind(
         return Ok(Vec::new());
     };
     let game_id: Uuid = game.id.parse().map_err(GameError::internal)?;
-    db::write_transaction(conn, |conn| {
-        // The row must still be the one read (same version, so the same
-        // status, turn and missing setups); see the module documentation
-        // for why setup and play claim differently.
-        if !store::claim(conn, game)? {
-            return Ok(Vec::new());
-        }
-        let payload = EventPayload::DeadlineSoon {
-            game_id,
-            deadline: from_db_time(deadline),
-        };
-        let sent: Vec<Notice> = recipients
-            .iter()
-            .map(|&user| Notice::new(user, payload.clone()))
-            .collect();
-        notices::record(conn, now, &sent)?;
-        Ok(recipients.clone())
-    })
+    // The row must still be the one read (same version, so the same
+    // status, turn and missing setups); see the module documentation for
+    // why setup and play claim differently.
+    if !store::claim(conn, game)? {
+        return Ok(Vec::new());
+    }
+    let payload = EventPayload::DeadlineSoon {
+        game_id,
+        deadline: from_db_time(deadline),
+    };
+    let sent: Vec<Notice> = recipients
+        .iter()
+        .map(|&user| Notice::new(user, payload.clone()))
+        .collect();
+    notices::record(conn, now, &sent)?;
+    Ok(recipients)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! The ManualClock is moved past the thresholds. The server's reminder task
 //! runs every second (`reminder_interval_seconds = 1`) and sends the due
 //! reminders, which must wake a waiting long poll. "No reminder" is checked
-//! by running the task's step (`api::games::reminders::send_due`) by hand
+//! by running the task's step (`api::games::reminders::send_due_reminders`) by hand
 //! at the test clock's time and seeing it remind nobody, then reading the
 //! feed: nothing is due, so no background pass can have sent anything.
 
@@ -299,11 +299,9 @@ async fn send_concurrently(app: &TestApp, senders: usize) -> Vec<String> {
     for _ in 0..senders {
         let pool = app.pool.clone();
         tasks.push(tokio::spawn(async move {
-            api::db::run_as::<_, api::games::GameError, _>(&pool, move |conn| {
-                api::games::reminders::send_due(conn, now, 25)
-            })
-            .await
-            .unwrap()
+            api::games::reminders::send_due_reminders(&pool, now, 25)
+                .await
+                .unwrap()
         }));
     }
     let mut reminded = Vec::new();
