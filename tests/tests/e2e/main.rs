@@ -2,7 +2,8 @@
 //! fresh database, driven over HTTP. Every test declared with
 //! [`backend_tests!`] runs once on SQLite and once on a fresh PostgreSQL
 //! database; without `TEST_DATABASE_URL` the PostgreSQL half is reported as
-//! ignored (and CI fails), see `harness.rs`. Shared helpers: `support.rs`.
+//! ignored (and CI fails), see `harness.rs`. Shared helpers: `support.rs`
+//! (with the event feed's, `event_feed.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[macro_use]
@@ -15,6 +16,7 @@ mod contract;
 mod database_faults;
 mod edges;
 mod errors;
+mod event_feed;
 mod events;
 mod events_lifecycle;
 mod events_processes;
