@@ -446,3 +446,64 @@ fn the_scan_would_see_a_cycle() {
         .insert("routes".to_owned());
     assert!(cycle_from(&edges, "storage").is_some());
 }
+
+/// The files longer than this are hard to read as one concern
+/// (docs/architecture.md, "Files").
+const LONGEST_FILE: usize = 800;
+
+/// The one file allowed past [`LONGEST_FILE`], and why (its top says so).
+const LONG_ON_PURPOSE: [&str; 1] = ["domain/src/game.rs"];
+
+/// The Rust files of the workspace longer than [`LONGEST_FILE`] lines,
+/// as paths from its root.
+fn long_files(root: &Path) -> Vec<(String, usize)> {
+    let mut long = Vec::new();
+    for dir in [
+        "api/src",
+        "api/tests",
+        "domain/src",
+        "domain/tests",
+        "tests/src",
+        "tests/tests",
+    ] {
+        for file in rust_files(&root.join(dir)) {
+            let lines = fs::read_to_string(&file).unwrap().lines().count();
+            let name = file
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if lines > LONGEST_FILE {
+                long.push((name, lines));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_file_is_longer_than_a_reader_can_follow() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let long: Vec<_> = long_files(&root)
+        .into_iter()
+        .filter(|(name, _)| !LONG_ON_PURPOSE.contains(&name.as_str()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files over {LONGEST_FILE} lines (split them by concern): {long:?}"
+    );
+    // The check reads the files it names: the one long on purpose is seen.
+    let seen = long_files(&root);
+    assert!(
+        seen.iter().any(|(name, _)| name == LONG_ON_PURPOSE[0]),
+        "{seen:?}"
+    );
+    let game = fs::read_to_string(root.join(LONG_ON_PURPOSE[0])).unwrap();
+    assert!(
+        game.lines()
+            .take(12)
+            .any(|line| line.contains("One file on purpose")),
+        "{} must say at its top why it is one file",
+        LONG_ON_PURPOSE[0]
+    );
+}
