@@ -18,7 +18,7 @@ use super::docs::{
     VariantDoc,
 };
 use super::record::GameRecord;
-use crate::storage::games::Status;
+use super::record::Status;
 
 pub use super::fetch::Names;
 

@@ -17,11 +17,11 @@ use super::docs::{ColorDoc, GameResultDoc, MoveViewDoc, RulesViewDoc, VariantDoc
 use super::error::GameError;
 use super::history::moves_of;
 use super::record::GameRecord;
+use super::record::Status;
 use super::view::read_current;
 use super::xml::escape;
 use super::Context;
 use crate::db::DbConnection;
-use crate::storage::games::Status;
 
 /// The formats of `GET /games/{id}/export`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]

@@ -28,8 +28,9 @@ use uuid::Uuid;
 
 use super::answers::Names;
 use super::bounded::{Bounded, Lookups};
+use super::record::Status;
 use crate::clock::Clock;
-use crate::storage::games::{GameRow, Status};
+use crate::storage::games::GameRow;
 
 /// What all entries may hold together: about 2,000 games in play (a row
 /// is 1.5-2 KiB with its usernames).

@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::answers::{summary, GameSummary};
 use super::error::GameError;
 use super::fetch::{names_for, Names};
-use super::record::GameRecord;
+use super::record::{GameRecord, Status};
 use super::requests::ListQuery;
 use super::{clock, Context};
 use crate::db::{self, DbConnection};
@@ -87,7 +87,7 @@ pub async fn list(ctx: &Context, user: Uuid, query: ListQuery) -> Result<GamePag
         .map(|(time, id)| (to_db_time(time), id.to_string()));
     let me = user.to_string();
     let filter = ListFilter {
-        status: query.status,
+        status: query.status.map(Status::as_str),
         mine: query.mine.unwrap_or(false).then(|| me.clone()),
         my_turn: my_turn.then(|| me.clone()),
         order,

@@ -12,8 +12,8 @@ use domain::{Color, MoveView, Outcome, Piece, PieceView, Square};
 
 use super::answers::GameView;
 use super::record::reason_name;
+use super::record::Status;
 use super::xml::escape;
-use crate::storage::games::Status;
 
 /// Side of one square, in picture units.
 const CELL: i32 = 60;

@@ -8,14 +8,55 @@
 use chrono::{DateTime, Duration, Utc};
 use domain::{Color, Game, GameResult, Rules, Setup, Setups, Variant, Viewer};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::db::StoreError;
-use crate::storage::games::{GameRow, Status};
+use crate::storage::games::{status, GameRow};
 use crate::storage::{from_db_time, to_db_time};
 
-/// Where a game is in its life (docs/lifecycle.md).
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Created; a seat is open or a challenge is not yet accepted.
+    Waiting,
+    /// Both seated; setups are being placed.
+    Setup,
+    Playing,
+    Finished,
+    /// Ended before play started (cancelled, declined, or a setup never came).
+    Aborted,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::Waiting,
+        Status::Setup,
+        Status::Playing,
+        Status::Finished,
+        Status::Aborted,
+    ];
+
+    /// Its name, as clients see it and as the `status` column holds it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => status::WAITING,
+            Status::Setup => status::SETUP,
+            Status::Playing => status::PLAYING,
+            Status::Finished => status::FINISHED,
+            Status::Aborted => status::ABORTED,
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// Where a game is in its life (docs/lifecycle.md); its [`Status`] is what
+/// clients see of it.
 #[derive(Debug, Clone)]
 pub enum Phase {
     /// Created; a seat is open or a challenge is not yet accepted.

@@ -49,11 +49,11 @@ use uuid::Uuid;
 
 use super::error::GameError;
 use super::notices::{self, EventPayload, Notice};
+use super::record::Status;
 use super::requests::DAYS_PER_MOVE;
 use crate::clock::Clock;
 use crate::db::{self, DbConnection, DbPool};
 use crate::events::{self, Notifier};
-use crate::storage::games::Status;
 use crate::storage::reminders::{self as store, Candidate};
 use crate::storage::{from_db_time, to_db_time};
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::docs::{ColorDoc, PieceDoc, RulesDoc, SquareDoc, VariantDoc};
-use crate::storage::games::Status;
+use super::record::Status;
 
 /// A request body that must be a JSON object. serde's derived structs also
 /// accept a JSON array of the field values in order (`["e4", "e5"]` would

@@ -5,7 +5,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error};
 
-use super::games::Status;
+use super::games::status;
 use crate::db::DbConnection;
 use crate::schema::{bot_claims, games};
 
@@ -13,15 +13,15 @@ use crate::schema::{bot_claims, games};
 /// challenge to accept, a setup to place, a move to make or a draw offer
 /// to answer.
 pub fn pending(conn: &mut DbConnection, bot: &str, limit: i64) -> QueryResult<Vec<String>> {
-    let playing = games::status.eq(Status::Playing.as_str());
+    let playing = games::status.eq(status::PLAYING);
     let as_red = games::red_user_id.eq(bot);
     let as_blue = games::blue_user_id.eq(bot);
     games::table
         .filter(
             games::status
-                .eq(Status::Waiting.as_str())
+                .eq(status::WAITING)
                 .and(games::challenged_user_id.eq(bot))
-                .or(games::status.eq(Status::Setup.as_str()).and(
+                .or(games::status.eq(status::SETUP).and(
                     as_red
                         .and(games::red_setup.is_null())
                         .or(as_blue.and(games::blue_setup.is_null())),

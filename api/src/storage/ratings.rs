@@ -12,7 +12,7 @@ use diesel::prelude::*;
 
 use crate::db::DbConnection;
 use crate::schema::{games, rating_history, ratings, users};
-use crate::storage::games::{GameRow, Status};
+use crate::storage::games::{status, GameRow};
 
 #[derive(Debug, Clone, PartialEq, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = ratings)]
@@ -219,11 +219,7 @@ pub fn current_of_user(
     user_id: &str,
     limit: i64,
 ) -> QueryResult<Vec<GameRow>> {
-    let not_over = [
-        Status::Waiting.as_str(),
-        Status::Setup.as_str(),
-        Status::Playing.as_str(),
-    ];
+    let not_over = [status::WAITING, status::SETUP, status::PLAYING];
     games::table
         .filter(games::status.eq_any(not_over))
         .filter(

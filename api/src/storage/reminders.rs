@@ -5,7 +5,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::games::Status;
+use super::games::status;
 use crate::db::DbConnection;
 use crate::schema::{game_deadlines, games};
 
@@ -39,14 +39,14 @@ pub fn unsent(
         .filter(game_deadlines::deadline.le(horizon))
         .filter(
             games::status
-                .eq(Status::Playing.as_str())
+                .eq(status::PLAYING)
                 .and(
                     games::reminded_version
                         .is_null()
                         .or(games::reminded_version.ne(games::version.nullable())),
                 )
                 .or(games::status
-                    .eq(Status::Setup.as_str())
+                    .eq(status::SETUP)
                     .and(games::reminded_version.is_null())),
         )
         .select((
@@ -71,10 +71,10 @@ pub fn claim(conn: &mut DbConnection, game: &Candidate) -> QueryResult<bool> {
     let target = games::table
         .filter(games::id.eq(&game.id))
         .filter(games::version.eq(game.version));
-    let claimed = if game.status == Status::Setup.as_str() {
+    let claimed = if game.status == status::SETUP {
         diesel::update(
             target
-                .filter(games::status.eq(Status::Setup.as_str()))
+                .filter(games::status.eq(status::SETUP))
                 .filter(games::reminded_version.is_null()),
         )
         .set(games::reminded_version.eq(Some(game.version)))

@@ -10,8 +10,6 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::db::DbConnection;
 use crate::schema::{game_actions, game_deadlines, games, rematches, users};
@@ -22,55 +20,21 @@ mod with_names;
 pub use save::{save, save_with_events, Expected, NamesRead};
 pub use with_names::{find_with_names, find_with_names_async, UserNames};
 
-// The `status` column is read and written only through this type
-// (docs/lifecycle.md); it is also the `status` clients see.
-/// Where a game is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Created; a seat is open or a challenge is not yet accepted.
-    Waiting,
-    /// Both seated; setups are being placed.
-    Setup,
-    Playing,
-    Finished,
-    /// Ended before play started (cancelled, declined, or a setup never came).
-    Aborted,
-}
-
-impl Status {
-    pub const ALL: [Status; 5] = [
-        Status::Waiting,
-        Status::Setup,
-        Status::Playing,
-        Status::Finished,
-        Status::Aborted,
-    ];
-
-    /// The column value.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Status::Waiting => "waiting",
-            Status::Setup => "setup",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-            Status::Aborted => "aborted",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| s.as_str() == text)
-    }
+/// The values of the `status` column (docs/lifecycle.md). The status
+/// clients see, and where it comes from, is `games::record::Status`, beside
+/// the game's phase; storage only matches these values in its queries.
+pub mod status {
+    pub const WAITING: &str = "waiting";
+    pub const SETUP: &str = "setup";
+    pub const PLAYING: &str = "playing";
+    pub const FINISHED: &str = "finished";
+    pub const ABORTED: &str = "aborted";
 
     /// The statuses of a game not yet over.
-    const NOT_OVER: [&'static str; 3] = [
-        Status::Waiting.as_str(),
-        Status::Setup.as_str(),
-        Status::Playing.as_str(),
-    ];
+    pub const NOT_OVER: [&str; 3] = [WAITING, SETUP, PLAYING];
 
     /// The statuses with a running clock (a deadline that can pass).
-    const CLOCKED: [&'static str; 2] = [Status::Setup.as_str(), Status::Playing.as_str()];
+    pub const CLOCKED: [&str; 2] = [SETUP, PLAYING];
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
@@ -195,7 +159,7 @@ pub fn overdue(
     // `hot_moves`); `games` has no index on its own `deadline`.
     game_deadlines::table
         .inner_join(games::table)
-        .filter(games::status.eq_any(Status::CLOCKED))
+        .filter(games::status.eq_any(status::CLOCKED))
         .filter(game_deadlines::deadline.le(now))
         .order((
             game_deadlines::deadline.asc(),
@@ -220,7 +184,7 @@ fn names_user<'a>(user_id: &'a str) -> _ {
 /// player or challenged user), oldest first.
 pub fn not_over_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<Vec<String>> {
     games::table
-        .filter(games::status.eq_any(Status::NOT_OVER))
+        .filter(games::status.eq_any(status::NOT_OVER))
         .filter(names_user(user_id))
         .order((games::created_at.asc(), games::id.asc()))
         .select(games::id)
@@ -262,7 +226,7 @@ pub fn not_over_with_deleted_user(
                 .or(games::challenged_user_id.eq(users::id.nullable()))),
         )
         .filter(users::deleted_at.is_not_null())
-        .filter(games::status.eq_any(Status::NOT_OVER))
+        .filter(games::status.eq_any(status::NOT_OVER))
         .order((games::created_at.asc(), games::id.asc()))
         .limit(limit)
         .select((games::id, users::id))
@@ -289,7 +253,8 @@ pub enum ListOrder {
 /// Filters of `GET /games`.
 #[derive(Debug, Clone)]
 pub struct ListFilter {
-    pub status: Option<Status>,
+    /// A value of the `status` column ([`status`]).
+    pub status: Option<&'static str>,
     /// Only games where this user is a player, the creator or challenged.
     pub mine: Option<String>,
     /// Only games where this user must act: their move, or their setup.
@@ -308,7 +273,7 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
         .select(GameRow::as_select())
         .into_boxed();
     if let Some(status) = &filter.status {
-        query = query.filter(games::status.eq(status.as_str()));
+        query = query.filter(games::status.eq(*status));
     }
     if let Some(user) = &filter.mine {
         query = query.filter(
@@ -327,7 +292,7 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
             .eq(domain::Color::Blue.name())
             .and(games::blue_user_id.eq(user.clone()));
         let playing = games::status
-            .eq(Status::Playing.as_str())
+            .eq(status::PLAYING)
             .and(red_to_move.or(blue_to_move));
         let red_setup_missing = games::red_user_id
             .eq(user.clone())
@@ -336,7 +301,7 @@ pub fn list(conn: &mut DbConnection, filter: &ListFilter) -> QueryResult<Vec<Gam
             .eq(user.clone())
             .and(games::blue_setup.is_null());
         let setup = games::status
-            .eq(Status::Setup.as_str())
+            .eq(status::SETUP)
             .and(red_setup_missing.or(blue_setup_missing));
         query = query.filter(playing.or(setup));
     }
