@@ -64,9 +64,24 @@ impl From<diesel::result::Error> for StoreError {
 /// another backend, a start or a recovery in progress). diesel reports
 /// those as a closed connection only once libpq has seen the socket close,
 /// and keeps no SQLSTATE in its error, so they are told by their (English)
-/// text; a statement they interrupt was not done.
+/// text; a statement they interrupt was not done. The same holds for the
+/// errors libpq itself writes when the socket closed under a statement
+/// (the server stopped or crashed), which diesel also reports as "unknown"
+/// until it has seen the connection's status change: whether that
+/// statement was done is not known, so the caller is told "unavailable"
+/// (a retry with the same `Idempotency-Key` gets the answer if it was).
 fn ends_the_session(message: &str) -> bool {
-    message.starts_with("terminating connection ") || message.starts_with("the database system is ")
+    const SERVER: [&str; 2] = ["terminating connection ", "the database system is "];
+    const LIBPQ: [&str; 4] = [
+        "server closed the connection unexpectedly",
+        "no connection to the server",
+        "could not receive data from server",
+        "could not send data to server",
+    ];
+    SERVER
+        .iter()
+        .chain(LIBPQ.iter())
+        .any(|start| message.starts_with(start))
 }
 
 impl From<diesel::r2d2::PoolError> for StoreError {

@@ -508,6 +508,10 @@ mod tests {
             "terminating connection because of crash of another server process",
             "the database system is shutting down",
             "the database system is in recovery mode",
+            "server closed the connection unexpectedly\n\tThis probably means the server \
+             terminated abnormally\n\tbefore or while processing the request.",
+            "no connection to the server",
+            "could not receive data from server: Connection reset by peer",
         ] {
             let error = StoreError::from(unknown(message));
             assert!(error.lost_connection(), "{message}: {error}");
