@@ -12,7 +12,7 @@ use super::notices::Notice;
 use super::record::GameRecord;
 use super::requests::{ColorChoice, CreateGameRequest, DAYS_PER_MOVE, DEFAULT_DAYS_PER_MOVE};
 use super::written::{self, Answered, Change, Idempotency};
-use super::{Caller, Context};
+use super::{pipeline, Caller, Context};
 use crate::storage::games as store;
 use crate::storage::users;
 use crate::username::Username;
@@ -23,28 +23,19 @@ pub async fn create(
     request: CreateGameRequest,
     idempotency: Option<Idempotency>,
 ) -> Result<Answered<GameView>, GameError> {
-    let days = request.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
-    if !DAYS_PER_MOVE.contains(&days) {
-        return Err(GameError::invalid(format!(
-            "days_per_move must be between {} and {}, not {days}",
-            DAYS_PER_MOVE.start(),
-            DAYS_PER_MOVE.end()
-        )));
-    }
-    request
-        .rules
-        .validate()
-        .map_err(|e| GameError::invalid(e.to_string()))?;
+    // Refused from the request alone, the refusal is stored under its key
+    // as every refusal is.
+    let (days, opponent) = match checked(&request) {
+        Ok(checked) => checked,
+        Err(refusal) => {
+            return pipeline::refused_before(ctx, caller.id, idempotency.as_ref(), refusal).await
+        }
+    };
     let color = match request.color {
         ColorChoice::Red => Color::Red,
         ColorChoice::Blue => Color::Blue,
         ColorChoice::Random if rand::random::<bool>() => Color::Red,
         ColorChoice::Random => Color::Blue,
-    };
-    // A string that cannot be a username is not looked up: no user has it.
-    let opponent = match &request.opponent {
-        None => None,
-        Some(name) => Some(Username::parse(name).ok_or_else(|| no_such_user(name))?),
     };
     let game_id = Uuid::new_v4();
     let creator = caller.id;
@@ -95,6 +86,28 @@ pub async fn create(
         })
     })
     .await
+}
+
+/// The request's days per move and opponent, or why they cannot be.
+fn checked(request: &CreateGameRequest) -> Result<(i32, Option<Username>), GameError> {
+    let days = request.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
+    if !DAYS_PER_MOVE.contains(&days) {
+        return Err(GameError::invalid(format!(
+            "days_per_move must be between {} and {}, not {days}",
+            DAYS_PER_MOVE.start(),
+            DAYS_PER_MOVE.end()
+        )));
+    }
+    request
+        .rules
+        .validate()
+        .map_err(|e| GameError::invalid(e.to_string()))?;
+    // A string that cannot be a username is not looked up: no user has it.
+    let opponent = match &request.opponent {
+        None => None,
+        Some(name) => Some(Username::parse(name).ok_or_else(|| no_such_user(name))?),
+    };
+    Ok((days, opponent))
 }
 
 fn no_such_user(name: &str) -> GameError {

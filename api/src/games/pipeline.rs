@@ -25,7 +25,7 @@
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use domain::{Action, Color, MoveRecord};
 use serde::Serialize;
 use uuid::Uuid;
@@ -44,8 +44,8 @@ use crate::events::NewEvent;
 use crate::storage::changes::{self, ChangeRows, Outcome};
 use crate::storage::games::{ActionRow, Expected, GameRow, NamesRead};
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
+use crate::storage::to_db_time;
 use crate::storage::users::{self, RowLock};
-use crate::storage::{from_db_time, to_db_time};
 use crate::username::DELETED_USERNAME;
 
 /// Attempts before a change that keeps losing races gives up.
@@ -116,7 +116,7 @@ where
         let attempt = db::run_change(
             &ctx.pool,
             reading,
-            move |reader| sourced_and_decided(reader, &read, source, now),
+            move |reader| sourced_and_decided(reader, &read, source.clone(), now),
             move |to, decided| written(to, &write, decided, now),
         )
         .await;
@@ -188,7 +188,7 @@ enum ToWrite<T> {
 /// the request's key is to be replaced.
 struct Decided<T> {
     write: ToWrite<T>,
-    replaces_key: bool,
+    replaces_key: Option<NaiveDateTime>,
 }
 
 /// The stored answer under the request's key, if any: `Some` ends the
@@ -220,8 +220,8 @@ where
     let replaces_key = match stored {
         Stored::Answer(Ok(replayed)) => return Ok(Next::Done(Step::Replayed(replayed))),
         Stored::Answer(Err(refusal)) => return Ok(Next::Done(Step::Refused(refusal))),
-        Stored::Expired => true,
-        Stored::None => false,
+        Stored::Expired => Some(expired_before(now)),
+        Stored::None => None,
     };
     let mut kept = kept;
     let refusal = loop {
@@ -230,7 +230,8 @@ where
             _ => match Source::read(reader.conn()?, request.game_id) {
                 Ok(source) => source,
                 Err(GameError::Store(error)) => return Err(error.into()),
-                Err(refusal) => return Ok(Next::Done(Step::Refused(refusal))),
+                // No such game: refused as any request is.
+                Err(refusal) => break refusal,
             },
         };
         let from_kept = source.kept;
@@ -455,6 +456,12 @@ pub(super) fn announce<T>(ctx: &Context, change: Change<T>) -> Written<T> {
 /// How long an idempotency key is remembered.
 pub const IDEMPOTENCY_TTL_HOURS: i64 = 24;
 
+/// The newest time an answer stored under a key can have and be expired
+/// at `now`.
+pub(super) fn expired_before(now: DateTime<Utc>) -> NaiveDateTime {
+    to_db_time(now - Duration::hours(IDEMPOTENCY_TTL_HOURS))
+}
+
 /// The answer stored under the request's key, if there is one.
 pub(super) fn stored_answer(
     conn: &mut DbConnection,
@@ -465,7 +472,7 @@ pub(super) fn stored_answer(
     let Some(stored) = keys::find(conn, &user.to_string(), &idem.key)? else {
         return Ok(Stored::None);
     };
-    if from_db_time(stored.created_at) + Duration::hours(IDEMPOTENCY_TTL_HOURS) <= now {
+    if stored.created_at <= expired_before(now) {
         return Ok(Stored::Expired);
     }
     if stored.fingerprint != idem.fingerprint {
@@ -526,6 +533,61 @@ pub(super) fn refusal_row(
         game_version: None,
         created_at: to_db_time(now),
     }
+}
+
+/// What [`refused_before`] found under the key, or did.
+enum Before {
+    Replayed(Replayed),
+    Refused(GameError),
+    Stored,
+    Taken,
+}
+
+/// A refusal a command decided before its change could run (from what it
+/// read of something else than the game, or of the request alone),
+/// answered as the pipeline answers its own: under the request's key a
+/// stored answer wins over it (a retry of a request that was answered
+/// before gets that answer), and otherwise the refusal is stored, so
+/// that a retry gets it again.
+pub async fn refused_before<T>(
+    ctx: &Context,
+    user: Uuid,
+    idempotency: Option<&Idempotency>,
+    refusal: GameError,
+) -> Result<Answered<T>, GameError> {
+    let Some(idem) = idempotency.filter(|_| remembered(&refusal)) else {
+        return Err(refusal);
+    };
+    for _ in 0..MAX_ATTEMPTS {
+        let now = ctx.clock.now();
+        let row = refusal_row(idem, user, &refusal, now);
+        let idem = idem.clone();
+        let outcome = db::run_write(&ctx.pool, move |conn| {
+            let replaces = match stored_answer(conn, &idem, user, now)? {
+                Stored::Answer(Ok(replayed)) => return Ok(Before::Replayed(replayed)),
+                Stored::Answer(Err(reused)) => return Ok(Before::Refused(reused)),
+                Stored::Expired => Some(expired_before(now)),
+                Stored::None => None,
+            };
+            if let Some(expired) = replaces {
+                keys::delete_expired(conn, &row.user_id, &row.idempotency_key, expired)?;
+            }
+            Ok::<_, StoreError>(if keys::insert(conn, &row)? {
+                Before::Stored
+            } else {
+                // Taken meanwhile: the next attempt finds that answer.
+                Before::Taken
+            })
+        })
+        .await?;
+        match outcome {
+            Before::Replayed(replayed) => return Ok(Answered::Replayed(replayed)),
+            Before::Refused(reused) => return Err(reused),
+            Before::Stored => return Err(refusal),
+            Before::Taken => {}
+        }
+    }
+    Err(GameError::KeptChanging)
 }
 
 /// A write that names a user who does not exist: every user a change

@@ -12,7 +12,7 @@ use super::notices::Notice;
 use super::record::Phase;
 use super::step::{act, after_play, player_color, view_answer, Decision};
 use super::written::{Answered, Idempotency};
-use super::{fetch, Caller, Context};
+use super::{fetch, pipeline, Caller, Context};
 use crate::db;
 
 /// Where a setup comes from.
@@ -63,7 +63,13 @@ pub async fn place_setup(
     let source = match source {
         SetupSource::Placement(placement) => Chosen::Placement(placement),
         SetupSource::Random(seed) => Chosen::Random(seed),
-        SetupSource::Saved(name) => Chosen::Saved(saved(ctx, me, game_id, name).await?),
+        SetupSource::Saved(name) => match saved(ctx, me, game_id, name).await {
+            Ok(setup) => Chosen::Saved(setup),
+            Err(GameError::Store(error)) => return Err(GameError::Store(error)),
+            Err(refusal) => {
+                return pipeline::refused_before(ctx, me, idempotency.as_ref(), refusal).await
+            }
+        },
     };
     let decide = move |record: &mut super::GameRecord, now| {
         let color = player_color(record, me, "place a setup")?;

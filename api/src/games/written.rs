@@ -202,8 +202,8 @@ fn attempt<T: Serialize>(
     let replaces = match stored {
         pipeline::Stored::Answer(Ok(replayed)) => return Ok(Attempted::Replayed(replayed)),
         pipeline::Stored::Answer(Err(refusal)) => return Ok(Attempted::Refused(refusal)),
-        pipeline::Stored::Expired => true,
-        pipeline::Stored::None => false,
+        pipeline::Stored::Expired => Some(pipeline::expired_before(now)),
+        pipeline::Stored::None => None,
     };
     // In a savepoint: a refusal rolls back what `work` did, and only the
     // key is kept.
@@ -212,8 +212,8 @@ fn attempt<T: Serialize>(
         Err(Failed::Refused(refusal)) if !matches!(refusal, GameError::Store(_)) => {
             if let Some(idem) = idempotency.filter(|_| pipeline::remembered(&refusal)) {
                 let row = pipeline::refusal_row(idem, user, &refusal, now);
-                if replaces {
-                    keys::delete(conn, &row.user_id, &row.idempotency_key)?;
+                if let Some(expired) = replaces {
+                    keys::delete_expired(conn, &row.user_id, &row.idempotency_key, expired)?;
                 }
                 if !keys::insert(conn, &row)? {
                     return Err(Failed::Lost);
@@ -227,8 +227,8 @@ fn attempt<T: Serialize>(
     // "Lock order").
     if let Some(idem) = idempotency {
         let row = pipeline::answer_row(idem, user, &change, now)?;
-        if replaces {
-            keys::delete(conn, &row.user_id, &row.idempotency_key)?;
+        if let Some(expired) = replaces {
+            keys::delete_expired(conn, &row.user_id, &row.idempotency_key, expired)?;
         }
         if !keys::insert(conn, &row)? {
             // A concurrent request with the same key committed first: run

@@ -33,9 +33,10 @@ pub struct ChangeRows<'a> {
     /// The answer under the request's key (its game and version are the
     /// update's).
     pub key: Option<&'a IdempotencyRow>,
-    /// An expired answer is stored under the same key: it is deleted
-    /// first.
-    pub replaces_key: bool,
+    /// An expired answer is stored under the same key: deleted first if
+    /// it was stored at or before this time (a fresh one stored meanwhile
+    /// is kept, and the write is lost).
+    pub replaces_key: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
 }
 
@@ -60,7 +61,7 @@ where
     M: FnOnce(&mut DbConnection) -> Result<(), StoreError>,
 {
     match to {
-        WriteTo::Connection(conn, deadline) if more.is_none() && !rows.replaces_key => {
+        WriteTo::Connection(conn, deadline) if more.is_none() && rows.replaces_key.is_none() => {
             if deadline.passed() {
                 // The caller was already told "unavailable": keep that true.
                 return Err(StoreError::Unavailable(
@@ -98,18 +99,18 @@ where
 }
 
 /// Stores `key`, the answer to a request that changed nothing (a
-/// refusal), replacing an expired one if `replaces` says there is one:
+/// refusal), replacing an expired one stored at or before `replaces`:
 /// one statement where that is a transaction of its own, else a
 /// transaction. [`Outcome::Lost`]: a concurrent request with the same key
 /// stored its answer first.
 pub fn write_key(
     to: WriteTo<'_>,
     key: &IdempotencyRow,
-    replaces: bool,
+    replaces: Option<NaiveDateTime>,
 ) -> Result<Outcome, StoreError> {
     let store = |conn: &mut DbConnection| -> Result<(), Undone> {
-        if replaces {
-            keys::delete(conn, &key.user_id, &key.idempotency_key)?;
+        if let Some(expired) = replaces {
+            keys::delete_expired(conn, &key.user_id, &key.idempotency_key, expired)?;
         }
         if keys::insert(conn, key)? {
             Ok(())
@@ -118,7 +119,7 @@ pub fn write_key(
         }
     };
     let stored = match to {
-        WriteTo::Connection(conn, deadline) if replaces => {
+        WriteTo::Connection(conn, deadline) if replaces.is_some() => {
             db::transaction_until(conn, deadline, store)
         }
         WriteTo::Connection(_, deadline) if deadline.passed() => {
@@ -151,8 +152,8 @@ where
         more(conn).map_err(Undone::Failed)?;
     }
     if let Some(key) = rows.key {
-        if rows.replaces_key {
-            keys::delete(conn, &key.user_id, &key.idempotency_key)?;
+        if let Some(expired) = rows.replaces_key {
+            keys::delete_expired(conn, &key.user_id, &key.idempotency_key, expired)?;
         }
         if !keys::insert(conn, key)? {
             return Err(Undone::Lost);

@@ -48,11 +48,23 @@ pub fn insert(conn: &mut DbConnection, row: &IdempotencyRow) -> QueryResult<bool
     }
 }
 
-/// Forgets one user's key (an expired one, before it is reused).
-pub fn delete(conn: &mut DbConnection, user_id: &str, key: &str) -> QueryResult<()> {
-    diesel::delete(idempotency_keys::table.find((user_id, key)))
-        .execute(conn)
-        .map(|_| ())
+/// Forgets one user's key if its answer was stored at or before
+/// `expired` (an expired one, before the key is used again): a fresh
+/// answer another request stored meanwhile is kept, and the insert that
+/// follows then finds the key taken.
+pub fn delete_expired(
+    conn: &mut DbConnection,
+    user_id: &str,
+    key: &str,
+    expired: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::delete(
+        idempotency_keys::table
+            .find((user_id, key))
+            .filter(idempotency_keys::created_at.le(expired)),
+    )
+    .execute(conn)
+    .map(|_| ())
 }
 
 /// Forgets every key stored before `before`; returns how many.

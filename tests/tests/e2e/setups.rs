@@ -126,6 +126,43 @@ backend_tests! {
         assert_problem(response, 401, "unauthorized").await;
     }
 
+    /// A refusal decided before the game is read (no saved setup by that
+    /// name; a game refused from its request alone) is stored under the
+    /// request's key as every refusal is: the retry is refused the same
+    /// way even once the setup is saved, and the key stays the first
+    /// request's.
+    async fn refusals_before_the_game_is_read_are_kept_under_the_key(app) {
+        let ann = app.register_user("ann").await;
+        let bob = app.register_user("bob").await;
+        let id = seated_game(&app, &ann, &bob, Variant::Duel, &Rules::default()).await;
+        let path = format!("/api/v1/games/{id}/setup");
+        let keyed = |path: String, body: Value| {
+            app.client.post(app.url(&path)).bearer_auth(&ann.access_token)
+                .header("idempotency-key", "before-the-game").json(&body).send()
+        };
+        let first = keyed(path.clone(), json!({"saved": "wall"})).await.unwrap();
+        assert_eq!(first.status().as_u16(), 422);
+        let first = first.bytes().await.unwrap();
+        let before = game_view(&app, &id, &ann).await;
+        save(&app, &ann, json!({"name": "wall", "variant": "duel", "placement": duel(Color::Red, 3)})).await;
+        let retry = keyed(path.clone(), json!({"saved": "wall"})).await.unwrap();
+        assert_eq!(retry.status().as_u16(), 422);
+        assert_eq!(retry.bytes().await.unwrap(), first, "the retry was not the first answer");
+        assert_eq!(game_view(&app, &id, &ann).await, before, "the retry placed the setup");
+        // Without the key the setup is placed.
+        post_ok(&app, &path, &ann, &json!({"saved": "wall"}), 200).await;
+
+        let games = "/api/v1/games".to_owned();
+        let refused = app.client.post(app.url(&games)).bearer_auth(&bob.access_token)
+            .header("idempotency-key", "bad-create")
+            .json(&json!({"variant": "duel", "days_per_move": 99})).send().await.unwrap();
+        assert_problem(refused, 422, "validation_failed").await;
+        let other = app.client.post(app.url(&games)).bearer_auth(&bob.access_token)
+            .header("idempotency-key", "bad-create")
+            .json(&json!({"variant": "duel"})).send().await.unwrap();
+        assert_problem(other, 422, "idempotency_key_reused").await;
+    }
+
     async fn a_saved_setup_is_used_on_either_side(app) {
         let ann = app.register_user("ann").await;
         let bob = app.register_user("bob").await;
