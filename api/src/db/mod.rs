@@ -56,7 +56,8 @@ pub enum DbConnection {
 
 /// The connections of one database: an r2d2 pool, and on SQLite the one
 /// connection that all of the pool's write transactions share in turn
-/// ([`write_transaction`]; docs/storage.md, "Group commit on SQLite").
+/// ([`run_write`], [`run_change`]; docs/storage.md, "Group commit on
+/// SQLite").
 #[derive(Clone)]
 pub struct DbPool {
     pool: r2d2::Pool<ConnectionManager>,

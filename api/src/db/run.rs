@@ -32,11 +32,13 @@ where
 /// caller gets "unavailable" whatever the database does (a frozen server
 /// answers nothing, and a blocking libpq call cannot be interrupted). The
 /// abandoned work goes on on its blocking thread until the database
-/// answers or the connection's own timeouts end it; a write whose work
-/// ends after the deadline is then rolled back ([`write_transaction`](super::write_transaction); on
-/// SQLite, one that ended before it may still commit with the others of
-/// its group), and its connection is discarded rather than handed to
-/// another request.
+/// answers or the connection's own timeouts end it, and its connection is
+/// discarded rather than handed to another request. For reads: writes go
+/// through [`run_write`] or [`run_change`], which roll back work that ends
+/// after the deadline (on SQLite, one that ended before it may still
+/// commit with the others of its group); a `write_transaction` inside
+/// `run_as` would not know the deadline, and on SQLite would not take its
+/// turn on the writer.
 pub async fn run_as<T, E, F>(pool: &DbPool, work: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
@@ -154,22 +156,23 @@ pub enum Reading {
 
 /// One change to the database, read and decided outside any transaction
 /// and then written, bounded as [`run_as`] is: `read` runs on a pooled
-/// connection; what it hands on, `write` writes where this backend writes
-/// ([`WriteTo`]: on PostgreSQL the same connection, on SQLite the writer's
-/// turn, after the pooled connection went back, so that writes waiting
-/// for their turn never keep the pool's connections from the reads).
-/// `write` must write only if what `read` saw is still so (a versioned
-/// write), and say so when it is not. With [`Reading::InTurn`], SQLite
-/// reads in the writer's turn instead (PostgreSQL reads the newest commit
-/// either way).
+/// connection (on SQLite one idle at once, see [`Reader`]); what it hands
+/// on, `write` writes where this backend writes ([`WriteTo`]: on
+/// PostgreSQL the same connection, on SQLite the writer's turn, after the
+/// pooled connection went back, so that writes waiting for their turn
+/// never keep the pool's connections from the reads). `write` must write
+/// only if what `read` saw is still so (a versioned write), and say so
+/// when it is not. With [`Reading::InTurn`], or when no connection was
+/// idle for it, SQLite runs `read` again in the writer's turn (PostgreSQL
+/// reads the newest commit either way).
 pub async fn run_change<S, T, E, R, W>(
     pool: &DbPool,
     reading: Reading,
-    read: R,
+    mut read: R,
     write: W,
 ) -> Result<T, E>
 where
-    R: FnOnce(&mut Reader<'_>) -> Result<Next<S, T>, E> + Send + 'static,
+    R: FnMut(&mut Reader<'_>) -> Result<Next<S, T>, E> + Send + 'static,
     W: FnOnce(WriteTo<'_>, S) -> Result<T, E> + Send + 'static,
     S: Send + 'static,
     T: Send + 'static,
@@ -191,16 +194,27 @@ where
             }
         }),
         Some(writer) => {
-            let mut reader = Reader(ReaderSource::Pool(&connections, None));
-            let read = read(&mut reader);
-            if let ReaderSource::Pool(_, Some(conn)) = &mut reader.0 {
-                let lost = read.as_ref().err().is_some_and(E::lost_connection);
+            let mut reader = Reader(ReaderSource::Idle(&connections, None, false));
+            let early = read(&mut reader);
+            let none_idle = matches!(reader.0, ReaderSource::Idle(_, _, true));
+            if let ReaderSource::Idle(_, Some(conn), _) = &mut reader.0 {
+                let lost = early.as_ref().err().is_some_and(E::lost_connection);
                 if lost || given_up.load(Ordering::Acquire) {
                     discard(conn);
                 }
             }
             drop(reader);
-            match read? {
+            if none_idle {
+                // No connection was idle for the read: it is made in the
+                // writer's turn instead, as after a lost race.
+                return writer.write(deadline, |conn| {
+                    match read(&mut Reader(ReaderSource::Given(conn)))? {
+                        Next::Done(answer) => Ok(answer),
+                        Next::Write(decided) => write(WriteTo::Group(conn), decided),
+                    }
+                });
+            }
+            match early? {
                 Next::Done(answer) => Ok(answer),
                 Next::Write(decided) => {
                     writer.write(deadline, |conn| write(WriteTo::Group(conn), decided))
@@ -212,13 +226,24 @@ where
 }
 
 /// A read's way to a connection ([`run_change`]): on SQLite, before the
-/// write's turn, one of the pool's, checked out only if the read needs
-/// one (a change decided from a game already at hand reads nothing).
+/// write's turn, one of the pool's, taken only if the read needs one (a
+/// change decided from a game already at hand reads nothing) and only if
+/// one is idle at once (a read before the turn is worth no wait: without
+/// one, the read is made in the turn).
 pub struct Reader<'a>(ReaderSource<'a>);
 
+// One value on the stack for one read: boxing the pooled connection would
+// cost an allocation per read for nothing.
+#[allow(clippy::large_enum_variant)]
 enum ReaderSource<'a> {
     Given(&'a mut DbConnection),
-    Pool(&'a r2d2::Pool<ConnectionManager>, Option<PooledConnection>),
+    /// The pool, the connection taken from it, and whether one was wanted
+    /// when none was idle.
+    Idle(
+        &'a r2d2::Pool<ConnectionManager>,
+        Option<PooledConnection>,
+        bool,
+    ),
 }
 
 impl Reader<'_> {
@@ -226,13 +251,14 @@ impl Reader<'_> {
     pub fn conn(&mut self) -> Result<&mut DbConnection, StoreError> {
         match &mut self.0 {
             ReaderSource::Given(conn) => Ok(&mut **conn),
-            ReaderSource::Pool(pool, taken) => {
+            ReaderSource::Idle(pool, taken, none_idle) => {
                 if taken.is_none() {
-                    *taken = Some(checkout(pool)?);
+                    *taken = pool.try_get();
                 }
-                taken
-                    .as_deref_mut()
-                    .ok_or_else(|| StoreError::Worker("no connection was checked out".into()))
+                *none_idle = taken.is_none();
+                taken.as_deref_mut().ok_or_else(|| {
+                    StoreError::Unavailable("no connection is idle for the read".into())
+                })
             }
         }
     }
