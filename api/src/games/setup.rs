@@ -65,7 +65,7 @@ pub async fn place_setup(
         SetupSource::Random(seed) => Chosen::Random(seed),
         SetupSource::Saved(name) => match saved(ctx, me, game_id, name).await {
             Ok(setup) => Chosen::Saved(setup),
-            Err(GameError::Store(error)) => return Err(GameError::Store(error)),
+            // A failure of the database is passed on as it is there.
             Err(refusal) => {
                 return pipeline::refused_before(ctx, me, idempotency.as_ref(), refusal).await
             }
