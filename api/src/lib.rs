@@ -12,6 +12,7 @@ pub mod error;
 pub mod events;
 pub mod games;
 pub mod openapi;
+pub mod outbound;
 pub mod players;
 pub mod rate_limit;
 pub mod routes;

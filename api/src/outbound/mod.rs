@@ -1,0 +1,11 @@
+//! What the server needs to reach players outside the app, before any
+//! request is sent. Pure functions and types: no network, no database, no
+//! clock (the time comes in as an argument), so each piece is tested on
+//! its own. docs/notifications.md describes the channels built on them.
+//!
+//! - [`address`]: where the server may send at all: `https` and public
+//!   addresses only, unless the operator allows private networks for
+//!   development, checked when a URL is registered and again against what
+//!   its name resolves to at each delivery.
+
+pub mod address;
