@@ -3,9 +3,13 @@
 //! clock (the time comes in as an argument), so each piece is tested on
 //! its own. docs/notifications.md describes the channels built on them.
 //!
+//! - [`webhook_signature`]: the secrets and the `webhook-signature` header
+//!   of the Standard Webhooks specification, which a mobile app's backend
+//!   or a bot verifies before it trusts a delivery.
 //! - [`address`]: where the server may send at all: `https` and public
 //!   addresses only, unless the operator allows private networks for
 //!   development, checked when a URL is registered and again against what
 //!   its name resolves to at each delivery.
 
 pub mod address;
+pub mod webhook_signature;
