@@ -1,5 +1,7 @@
 //! Web Push without a vendor SDK: the server's identity towards push
-//! services (VAPID, RFC 8292, in [`vapid`]).
+//! services (VAPID, RFC 8292, in [`vapid`]) and the end-to-end encryption
+//! of each message for the browser that subscribed (RFC 8291 with the
+//! `aes128gcm` content coding of RFC 8188, in [`encryption`]).
 //!
 //! Keys travel as base64url text, as the Push API gives them
 //! (`PushSubscription.toJSON()`) and as a browser wants the server's key
@@ -7,8 +9,13 @@
 //! not, the URL-safe or the standard alphabet), what is written is
 //! base64url without padding.
 
+pub mod encryption;
 pub mod vapid;
 
+pub use encryption::{
+    decrypt, encrypt, generate_browser_keys, DecryptError, EncryptError, SubscriptionKeys,
+    UserAgentKey, AUTH_SECRET_LEN, MAX_BODY_LEN, MAX_PLAINTEXT_LEN, RECORD_SIZE,
+};
 pub use vapid::{verify_vapid, VapidClaims, VapidError, VapidKey, MAX_TOKEN_LIFETIME_SECS};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
