@@ -1,8 +1,9 @@
-//! What the server needs to reach players outside the app, before any
-//! request is sent: signing, encryption and the address policy. Pure
-//! functions and types: no network, no database, no clock (the time comes
-//! in as an argument), so each piece is tested on its own against the
-//! published examples of its standard. docs/notifications.md describes
+//! What the server needs to reach players outside the app: signing,
+//! encryption and the address policy, pure functions and types (no
+//! network, no database, no clock: the time comes in as an argument),
+//! each tested on its own against the published examples of its
+//! standard; and the HTTP client that sends a delivery under the policy
+//! ([`send`], connecting only to the addresses [`resolve`] just judged). docs/notifications.md describes
 //! the channels built on them.
 //!
 //! - [`web_push`]: Web Push without a vendor SDK. [`web_push::VapidKey`]
@@ -26,5 +27,7 @@
 //! standards, and they are public because those tests are another crate.
 
 pub mod address;
+pub mod resolve;
+pub mod send;
 pub mod web_push;
 pub mod webhook_signature;

@@ -71,24 +71,36 @@ impl PartialEq for SubscriptionKeys {
 
 impl Eq for SubscriptionKeys {}
 
+/// `keys.auth`: 16 bytes, base64url.
+fn parse_auth(auth: &str) -> Result<[u8; AUTH_SECRET_LEN], KeyError> {
+    let invalid = |problem| KeyError::new("keys.auth", problem);
+    let auth = from_base64_lenient(auth).ok_or(invalid(KeyProblem::NotBase64))?;
+    <[u8; AUTH_SECRET_LEN]>::try_from(auth.as_slice()).map_err(|_| {
+        invalid(KeyProblem::WrongLength {
+            expected: AUTH_SECRET_LEN,
+        })
+    })
+}
+
 impl SubscriptionKeys {
     /// Reads `keys.p256dh` and `keys.auth` of a `PushSubscription`
     /// (base64url; padding and the standard alphabet are taken too). The
     /// error names the field and what is wrong with it.
     pub fn parse(p256dh: &str, auth: &str) -> Result<SubscriptionKeys, KeyError> {
-        let (p256dh, p256dh_bytes) = parse_point(p256dh, "keys.p256dh")?;
-        let invalid = |problem| KeyError::new("keys.auth", problem);
-        let auth = from_base64_lenient(auth).ok_or(invalid(KeyProblem::NotBase64))?;
-        let auth = <[u8; AUTH_SECRET_LEN]>::try_from(auth.as_slice()).map_err(|_| {
-            invalid(KeyProblem::WrongLength {
-                expected: AUTH_SECRET_LEN,
-            })
-        })?;
-        Ok(SubscriptionKeys {
-            p256dh,
-            p256dh_bytes,
-            auth,
-        })
+        Self::parse_all(p256dh, auth).map_err(|mut problems| problems.remove(0))
+    }
+
+    /// As [`SubscriptionKeys::parse`], with the problems of both fields
+    /// when both are wrong (never an empty list).
+    pub fn parse_all(p256dh: &str, auth: &str) -> Result<SubscriptionKeys, Vec<KeyError>> {
+        match (parse_point(p256dh, "keys.p256dh"), parse_auth(auth)) {
+            (Ok((p256dh, p256dh_bytes)), Ok(auth)) => Ok(SubscriptionKeys {
+                p256dh,
+                p256dh_bytes,
+                auth,
+            }),
+            (point, auth) => Err([point.err(), auth.err()].into_iter().flatten().collect()),
+        }
     }
 
     /// `p256dh` in base64url, for storing.
