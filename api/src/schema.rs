@@ -186,6 +186,76 @@ diesel::table! {
 diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(rating_history -> users (user_id));
 diesel::joinable!(rating_history -> games (game_id));
+diesel::table! {
+    /// A browser's Web Push subscription (docs/notifications.md).
+    push_subscriptions (id) {
+        id -> Text,
+        user_id -> Text,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        expiration_time -> Nullable<Timestamp>,
+        events -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A signed webhook to a player's own backend (docs/notifications.md).
+    webhooks (id) {
+        id -> Text,
+        user_id -> Text,
+        url -> Text,
+        secret -> Text,
+        events -> Nullable<Text>,
+        state -> Text,
+        disabled_reason -> Nullable<Text>,
+        consecutive_failures -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Per event, the channels a player wants (JSON).
+    notification_preferences (user_id) {
+        user_id -> Text,
+        channels -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// How far each player's events have been turned into deliveries.
+    notification_cursors (user_id) {
+        user_id -> Text,
+        seq -> BigInt,
+    }
+}
+
+diesel::table! {
+    /// The outbox: one row per event and target.
+    deliveries (id) {
+        id -> Text,
+        user_id -> Text,
+        push_subscription_id -> Nullable<Text>,
+        webhook_id -> Nullable<Text>,
+        event -> Text,
+        game_id -> Nullable<Text>,
+        payload -> Text,
+        state -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        last_status -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(push_subscriptions -> users (user_id));
+diesel::joinable!(webhooks -> users (user_id));
+diesel::joinable!(deliveries -> webhooks (webhook_id));
+diesel::joinable!(deliveries -> push_subscriptions (push_subscription_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     refresh_tokens,
@@ -198,5 +268,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     rematches,
     bot_claims,
     ratings,
-    rating_history
+    rating_history,
+    push_subscriptions,
+    webhooks,
+    notification_preferences,
+    notification_cursors,
+    deliveries
 );

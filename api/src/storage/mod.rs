@@ -10,9 +10,11 @@
 
 pub mod bots;
 pub mod changes;
+pub mod channels;
 pub mod events;
 pub mod games;
 pub mod idempotency;
+pub mod outbox;
 mod prepared;
 pub mod ratings;
 pub mod refresh_tokens;

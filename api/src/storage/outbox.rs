@@ -1,0 +1,233 @@
+//! The outbox (docs/notifications.md): the deliveries owed to players'
+//! channels, and the fan-out cursors that turn their events into
+//! deliveries.
+//!
+//! Several processes share the work. On PostgreSQL a claim takes rows
+//! `FOR UPDATE SKIP LOCKED` inside its transaction, so two processes never
+//! take the same cursor or delivery at once; on SQLite every claim runs on
+//! the one writer. A claimed delivery is leased: its `next_attempt_at`
+//! moves past the lease before it is sent, so one whose process died
+//! mid-delivery is taken again when the lease runs out.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::db::DbConnection;
+use crate::schema::{deliveries, notification_cursors};
+
+/// The values of `deliveries.state`.
+pub mod delivery_state {
+    pub const PENDING: &str = "pending";
+    pub const DELIVERED: &str = "delivered";
+    pub const FAILED: &str = "failed";
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = deliveries)]
+pub struct DeliveryRow {
+    pub id: String,
+    pub user_id: String,
+    pub push_subscription_id: Option<String>,
+    pub webhook_id: Option<String>,
+    pub event: String,
+    pub game_id: Option<String>,
+    /// The JSON body: `{"type", "timestamp", "data"}`.
+    pub payload: String,
+    pub state: String,
+    pub attempts: i32,
+    pub next_attempt_at: NaiveDateTime,
+    pub last_status: Option<i32>,
+    pub last_error: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// Claims up to `limit` players whose events after their cursor are not
+/// yet turned into deliveries: `(user_id, cursor)`. Call it inside the
+/// transaction that turns them and moves the cursors.
+pub fn claim_cursors_behind(
+    conn: &mut DbConnection,
+    limit: i64,
+) -> QueryResult<Vec<(String, i64)>> {
+    use diesel::sql_types::{BigInt, Text};
+    #[derive(QueryableByName)]
+    struct Behind {
+        #[diesel(sql_type = Text)]
+        user_id: String,
+        #[diesel(sql_type = BigInt)]
+        seq: i64,
+    }
+    let rows: Vec<Behind> = match conn {
+        // event_counters holds each player's newest event number.
+        DbConnection::Postgresql(pg) => diesel::sql_query(
+            "SELECT c.user_id, c.seq FROM notification_cursors c \
+             JOIN event_counters e ON e.user_id = c.user_id \
+             WHERE e.last_seq > c.seq \
+             ORDER BY c.user_id LIMIT $1 \
+             FOR UPDATE OF c SKIP LOCKED",
+        )
+        .bind::<BigInt, _>(limit)
+        .load(pg)?,
+        DbConnection::Sqlite(sqlite) => diesel::sql_query(
+            "SELECT c.user_id, c.seq FROM notification_cursors c \
+             WHERE EXISTS (SELECT 1 FROM events e \
+                           WHERE e.user_id = c.user_id AND e.seq > c.seq) \
+             ORDER BY c.user_id LIMIT ?",
+        )
+        .bind::<BigInt, _>(limit)
+        .load(sqlite)?,
+    };
+    Ok(rows.into_iter().map(|r| (r.user_id, r.seq)).collect())
+}
+
+/// Moves `user_id`'s cursor to `seq`.
+pub fn advance_cursor(conn: &mut DbConnection, user_id: &str, seq: i64) -> QueryResult<()> {
+    diesel::update(notification_cursors::table.find(user_id))
+        .set(notification_cursors::seq.eq(seq))
+        .execute(conn)
+        .map(|_| ())
+}
+
+pub fn insert_deliveries(conn: &mut DbConnection, rows: &[DeliveryRow]) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    match conn {
+        DbConnection::Postgresql(pg) => diesel::insert_into(deliveries::table)
+            .values(rows)
+            .execute(pg)
+            .map(|_| ()),
+        // SQLite's diesel takes a batch only as separate statements.
+        DbConnection::Sqlite(sqlite) => {
+            for row in rows {
+                diesel::insert_into(deliveries::table)
+                    .values(row)
+                    .execute(sqlite)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Claims up to `limit` pending deliveries due at `now`, oldest due first:
+/// each gets one more attempt and is leased until `lease_until`. Call it
+/// in a transaction of its own; the rows come back as claimed.
+pub fn claim_due(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    lease_until: NaiveDateTime,
+    limit: i64,
+) -> QueryResult<Vec<DeliveryRow>> {
+    use delivery_state::PENDING;
+    macro_rules! due {
+        () => {
+            deliveries::table
+                .filter(deliveries::state.eq(PENDING))
+                .filter(deliveries::next_attempt_at.le(now))
+                .order((deliveries::next_attempt_at.asc(), deliveries::id.asc()))
+                .limit(limit)
+                .select(DeliveryRow::as_select())
+        };
+    }
+    let mut rows: Vec<DeliveryRow> = match conn {
+        DbConnection::Postgresql(pg) => due!().for_update().skip_locked().load(pg)?,
+        DbConnection::Sqlite(sqlite) => due!().load(sqlite)?,
+    };
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    diesel::update(deliveries::table.filter(deliveries::id.eq_any(&ids)))
+        .set((
+            deliveries::attempts.eq(deliveries::attempts + 1),
+            deliveries::next_attempt_at.eq(lease_until),
+        ))
+        .execute(conn)?;
+    for row in &mut rows {
+        row.attempts += 1;
+        row.next_attempt_at = lease_until;
+    }
+    Ok(rows)
+}
+
+/// The end of one attempt of delivery `id`.
+#[derive(Debug, Clone)]
+pub struct Attempted<'a> {
+    pub state: &'static str,
+    pub next_attempt_at: NaiveDateTime,
+    pub status: Option<i32>,
+    pub error: Option<&'a str>,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// Records an attempt of delivery `id`.
+pub fn record_attempt(
+    conn: &mut DbConnection,
+    id: &str,
+    attempt: &Attempted<'_>,
+) -> QueryResult<()> {
+    diesel::update(deliveries::table.find(id))
+        .set((
+            deliveries::state.eq(attempt.state),
+            deliveries::next_attempt_at.eq(attempt.next_attempt_at),
+            deliveries::last_status.eq(attempt.status),
+            deliveries::last_error.eq(attempt.error),
+            deliveries::finished_at.eq(attempt.finished_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The newest `limit` deliveries to webhook `webhook_id`.
+pub fn of_webhook(
+    conn: &mut DbConnection,
+    webhook_id: &str,
+    limit: i64,
+) -> QueryResult<Vec<DeliveryRow>> {
+    deliveries::table
+        .filter(deliveries::webhook_id.eq(webhook_id))
+        .order((deliveries::created_at.desc(), deliveries::id.desc()))
+        .limit(limit)
+        .select(DeliveryRow::as_select())
+        .load(conn)
+}
+
+/// When the next pending delivery is due, if any.
+pub fn next_due(conn: &mut DbConnection) -> QueryResult<Option<NaiveDateTime>> {
+    deliveries::table
+        .filter(deliveries::state.eq(delivery_state::PENDING))
+        .select(diesel::dsl::min(deliveries::next_attempt_at))
+        .get_result(conn)
+}
+
+/// Deletes the deliveries that finished before `cutoff`; returns how many
+/// went.
+pub fn prune(conn: &mut DbConnection, cutoff: NaiveDateTime) -> QueryResult<usize> {
+    diesel::delete(
+        deliveries::table
+            .filter(deliveries::state.ne(delivery_state::PENDING))
+            .filter(deliveries::finished_at.lt(cutoff)),
+    )
+    .execute(conn)
+}
+
+/// What a notification says of its game, read when its event is fanned
+/// out: the players' names, whose turn, the deadline and the version.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = crate::schema::games)]
+pub struct GameBrief {
+    pub version: i64,
+    pub creator_id: String,
+    pub red_user_id: Option<String>,
+    pub blue_user_id: Option<String>,
+    pub creator_name: Option<String>,
+    pub red_name: Option<String>,
+    pub blue_name: Option<String>,
+    pub turn: Option<String>,
+    pub deadline: Option<NaiveDateTime>,
+}
+
+pub fn game_brief(conn: &mut DbConnection, game_id: &str) -> QueryResult<Option<GameBrief>> {
+    crate::schema::games::table
+        .find(game_id)
+        .select(GameBrief::as_select())
+        .get_result(conn)
+        .optional()
+}

@@ -1,0 +1,5 @@
+DROP TABLE deliveries;
+DROP TABLE notification_cursors;
+DROP TABLE notification_preferences;
+DROP TABLE webhooks;
+DROP TABLE push_subscriptions;
