@@ -88,6 +88,26 @@ fn serve(args: &ServerArgs) -> ExitCode {
             tracing::info!(file = %file.display(), "JWT_SECRET is unset: using the saved secret in {}", file.display());
         }
     }
+    if let Some((file, created)) = &resolved.generated_vapid_file {
+        if *created {
+            tracing::warn!(
+                file = %file.display(),
+                "VAPID_PRIVATE_KEY is unset: generated a Web Push key and saved it (mode 0600) \
+                 in {}; browsers subscribed with it stay valid while the file is kept",
+                file.display()
+            );
+        } else {
+            tracing::info!(file = %file.display(), "VAPID_PRIVATE_KEY is unset: using the saved Web Push key in {}", file.display());
+        }
+    }
+    if config.vapid_private_key.is_none() {
+        tracing::warn!("VAPID_PRIVATE_KEY is unset: Web Push is off (webhooks still work)");
+    } else if config.vapid_subject == api::config::defaults::VAPID_SUBJECT {
+        tracing::warn!("VAPID_SUBJECT is unset: push services may refuse Web Push without a real mailto: or https: contact");
+    }
+    if config.outbound_allow_private_networks {
+        tracing::warn!("OUTBOUND_ALLOW_PRIVATE_NETWORKS is on: webhooks and push endpoints may reach loopback and private addresses over plain http; never in production");
+    }
     let result = actix_web::rt::System::new().block_on(async move {
         let app = Application::build(config, Arc::new(SystemClock))
             .await

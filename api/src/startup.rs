@@ -155,6 +155,8 @@ impl Application {
             Ok(ended) => tracing::info!(games = ended, "ended the games of deleted accounts"),
             Err(error) => tracing::warn!(%error, "cannot end the games of deleted accounts yet"),
         }
+        let outbox = crate::notifications::outbox::Outbox::from_config(&config)
+            .map_err(|e| StartupError::Other(e.to_string().into()))?;
         let state = web::Data::new(AppState {
             pool: pool.clone(),
             clock: clock.clone(),
@@ -162,6 +164,7 @@ impl Application {
             config: config.clone(),
             games,
             accounts,
+            outbox: outbox.clone(),
         });
         // Background work, each with just what it needs; all of it ends
         // when the notifier shuts down.
@@ -182,6 +185,8 @@ impl Application {
                 rescan: std::time::Duration::from_secs(config.bot_rescan_seconds),
             },
         );
+        crate::notifications::outbox::spawn(pool.clone(), clock.clone(), notifier.clone(), outbox)
+            .map_err(|e| StartupError::Other(e.to_string().into()))?;
         crate::games::clock::spawn_sweep(
             state.games.clone(),
             std::time::Duration::from_secs(config.deadline_sweep_seconds),

@@ -18,4 +18,6 @@ pub struct AppState {
     pub games: crate::games::Context,
     /// The account service's dependencies (tokens, ended sessions, limits).
     pub accounts: crate::accounts::Context,
+    /// What deliveries outside the app are sent with (docs/notifications.md).
+    pub outbox: crate::notifications::outbox::Outbox,
 }

@@ -11,6 +11,7 @@ use super::sessions::{end_every_session, record_ended};
 use super::{AccountError, Context};
 use crate::db::{self, StoreError};
 use crate::games::{self, Caller};
+use crate::storage::channels;
 use crate::storage::games as game_store;
 use crate::storage::setups;
 use crate::storage::to_db_time;
@@ -37,6 +38,8 @@ pub async fn delete(ctx: &Context, user_id: Uuid, password: String) -> Result<()
         }
         // The library is the account's own: nobody else ever sees it.
         setups::delete_all_of_user(conn, &user.id)?;
+        // So are its channels: nothing is sent for it any more.
+        channels::delete_all_of_user(conn, &user.id)?;
         end_every_session(conn, &user.id, now)
     })
     .await?;

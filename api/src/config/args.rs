@@ -9,11 +9,12 @@ use chrono::Duration;
 use clap::builder::{EnumValueParser, PossibleValue, RangedU64ValueParser, TypedValueParser};
 use clap::{value_parser, ArgAction};
 
-use super::secret_file::{load_or_create_secret, secret_file_for};
+use super::secret_file::{beside, load_or_create, load_or_create_secret, secret_file_for};
 use super::{
     defaults, Config, ConfigError, CorsOrigins, DatabaseUrl, LogFormat, Secret, SqliteSynchronous,
-    MIN_JWT_SECRET_BYTES,
+    GENERATED_VAPID_FILE, MIN_JWT_SECRET_BYTES,
 };
+use crate::outbound::web_push::VapidKey;
 
 /// The database setting, shared by `serve` and `migrate`.
 ///
@@ -225,6 +226,42 @@ pub struct ServerArgs {
           default_value_t = defaults::BOT_RESCAN_SECONDS,
           value_parser = trimmed(value_parser!(u64).range(1..=3600)))]
     pub bot_rescan_seconds: u64,
+
+    /// The VAPID private key Web Push is signed with: base64url of the
+    /// 32-byte P-256 scalar. With SQLite one is generated and kept beside
+    /// the database when unset; with PostgreSQL, unset turns Web Push off
+    #[arg(long, env = "VAPID_PRIVATE_KEY", global = true, hide_env_values = true)]
+    pub vapid_private_key: Option<String>,
+
+    /// Where the operator can be reached, sent with every Web Push
+    /// (`mailto:` or `https:` URL)
+    #[arg(long, env = "VAPID_SUBJECT", global = true, value_parser = vapid_subject)]
+    pub vapid_subject: Option<String>,
+
+    /// Let webhooks and push endpoints use plain http and loopback or
+    /// private addresses (local development and tests only)
+    #[arg(long, env = "OUTBOUND_ALLOW_PRIVATE_NETWORKS", global = true,
+          action = ArgAction::Set, default_value_t = false, value_parser = switch)]
+    pub outbound_allow_private_networks: bool,
+
+    /// Milliseconds between two looks for deliveries to make, when the
+    /// last look found none
+    #[arg(long, env = "OUTBOX_POLL_MILLIS", global = true,
+          default_value_t = defaults::OUTBOX_POLL_MILLIS,
+          value_parser = trimmed(value_parser!(u64).range(10..=60_000)))]
+    pub outbox_poll_millis: u64,
+}
+
+/// A VAPID subject: a `mailto:` address or an `https:` URL (RFC 8292).
+fn vapid_subject(value: &str) -> Result<String, String> {
+    let value = value.trim();
+    let ok = match value.split_once(':') {
+        Some(("mailto", rest)) => rest.contains('@') && !rest.contains(char::is_whitespace),
+        Some(("https", rest)) => rest.starts_with("//") && rest.len() > 2,
+        _ => false,
+    };
+    ok.then(|| value.to_owned())
+        .ok_or_else(|| "must be a mailto: address or an https: URL".to_owned())
 }
 
 /// What [`ServerArgs::resolve`] produced, plus anything worth logging once
@@ -234,6 +271,8 @@ pub struct Resolved {
     pub config: Config,
     /// Set when a JWT secret was generated (or read back) from this file.
     pub generated_secret_file: Option<(PathBuf, bool)>,
+    /// Set when a VAPID key was generated (or read back) from this file.
+    pub generated_vapid_file: Option<(PathBuf, bool)>,
 }
 
 impl ServerArgs {
@@ -262,6 +301,26 @@ impl ServerArgs {
             return Err(ConfigError::new(format!(
                 "JWT_SECRET must be at least {MIN_JWT_SECRET_BYTES} bytes long"
             )));
+        }
+        let mut generated_vapid_file = None;
+        let vapid_private_key = match (&self.vapid_private_key, &database) {
+            (Some(key), _) => Some(Secret::new(key.trim().to_owned())),
+            (None, DatabaseUrl::Postgres(_)) => None,
+            (None, DatabaseUrl::Sqlite(path)) => {
+                let file = beside(path, GENERATED_VAPID_FILE);
+                let fresh = || VapidKey::generate().to_base64url();
+                let (key, created) = load_or_create(&file, "VAPID_PRIVATE_KEY", fresh, |key| {
+                    VapidKey::from_base64url(key)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                })?;
+                generated_vapid_file = Some((file, created));
+                Some(key)
+            }
+        };
+        if let Some(key) = &vapid_private_key {
+            VapidKey::from_base64url(key.expose())
+                .map_err(|e| ConfigError::new(format!("VAPID_PRIVATE_KEY: {e}")))?;
         }
         if self.refresh_token_ttl_seconds <= self.access_token_ttl_seconds {
             return Err(ConfigError::new(
@@ -303,8 +362,16 @@ impl ServerArgs {
                 event_retention_days: self.event_retention_days,
                 bot_think_millis: self.bot_think_millis,
                 bot_rescan_seconds: self.bot_rescan_seconds,
+                vapid_private_key,
+                vapid_subject: self
+                    .vapid_subject
+                    .clone()
+                    .unwrap_or_else(|| defaults::VAPID_SUBJECT.to_owned()),
+                outbound_allow_private_networks: self.outbound_allow_private_networks,
+                outbox_poll: std::time::Duration::from_millis(self.outbox_poll_millis),
             },
             generated_secret_file,
+            generated_vapid_file,
         })
     }
 }

@@ -18,12 +18,14 @@ mod args;
 mod secret_file;
 
 pub use args::{clap_error_line, DatabaseArgs, OrUnset, Resolved, ServerArgs};
-pub use secret_file::{load_or_create_secret, secret_file_for};
+pub use secret_file::{beside, load_or_create, load_or_create_secret, secret_file_for};
 
 /// The shortest JWT secret accepted, in bytes (HS256 wants at least 256 bits).
 pub const MIN_JWT_SECRET_BYTES: usize = 32;
 /// Name of the generated secret file, kept beside an SQLite database.
 pub const GENERATED_SECRET_FILE: &str = ".stratego-secret";
+/// Name of the generated VAPID key file, kept beside an SQLite database.
+pub const GENERATED_VAPID_FILE: &str = ".stratego-vapid-key";
 
 /// A configuration value that was rejected; the message is one line.
 #[derive(Debug, thiserror::Error)]
@@ -193,6 +195,10 @@ pub mod defaults {
     pub const EVENT_RETENTION_DAYS: u32 = 90;
     pub const BOT_THINK_MILLIS: u64 = 500;
     pub const BOT_RESCAN_SECONDS: u64 = 30;
+    pub const OUTBOX_POLL_MILLIS: u64 = 500;
+    /// A subject that says nothing: push services may refuse it, so an
+    /// operator sets VAPID_SUBJECT (the log warns).
+    pub const VAPID_SUBJECT: &str = "mailto:operator@stratego.invalid";
 }
 
 /// The complete, validated configuration of one server.
@@ -254,6 +260,18 @@ pub struct Config {
     /// Seconds between two safety looks for games waiting for a bot (a
     /// bot is woken at once by the games it plays; see docs/bots.md).
     pub bot_rescan_seconds: u64,
+    /// The VAPID private key Web Push is signed with (base64url of the
+    /// P-256 scalar); `None`: Web Push is off (docs/notifications.md).
+    pub vapid_private_key: Option<Secret>,
+    /// The `sub` of VAPID tokens: a `mailto:` or `https:` URL where the
+    /// operator can be reached.
+    pub vapid_subject: String,
+    /// Deliveries may go to loopback and private addresses, and over plain
+    /// `http` (local development and tests only).
+    pub outbound_allow_private_networks: bool,
+    /// How often each process looks for deliveries to make when it found
+    /// none the last time.
+    pub outbox_poll: std::time::Duration,
 }
 
 impl Config {
@@ -292,6 +310,10 @@ impl Config {
             event_retention_days: defaults::EVENT_RETENTION_DAYS,
             bot_think_millis: defaults::BOT_THINK_MILLIS,
             bot_rescan_seconds: defaults::BOT_RESCAN_SECONDS,
+            vapid_private_key: None,
+            vapid_subject: defaults::VAPID_SUBJECT.to_owned(),
+            outbound_allow_private_networks: false,
+            outbox_poll: std::time::Duration::from_millis(defaults::OUTBOX_POLL_MILLIS),
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The JWT secret generated for an SQLite database when `JWT_SECRET` is
-//! unset, kept in a private file beside the database.
+//! The secrets generated for an SQLite database when they are not
+//! configured (the JWT secret, the VAPID key), each kept in a private file
+//! beside the database.
 
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
@@ -11,29 +12,52 @@ use super::{ConfigError, Secret, GENERATED_SECRET_FILE, MIN_JWT_SECRET_BYTES};
 
 /// The generated-secret file sits in the same directory as the database.
 pub fn secret_file_for(database_file: &Path) -> PathBuf {
+    beside(database_file, GENERATED_SECRET_FILE)
+}
+
+/// File `name` in the directory of the database.
+pub fn beside(database_file: &Path, name: &str) -> PathBuf {
     let dir = database_file
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or_else(|| Path::new("."));
-    dir.join(GENERATED_SECRET_FILE)
+    dir.join(name)
 }
 
 /// Reads the secret kept in `file`, or creates the file (mode 0600) with a
 /// fresh random secret. Returns the secret and whether it was just created.
 pub fn load_or_create_secret(file: &Path) -> Result<(Secret, bool), ConfigError> {
+    let fresh = || {
+        let mut bytes = [0u8; 48];
+        rand::rng().fill_bytes(&mut bytes);
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    };
+    load_or_create(file, "JWT_SECRET", fresh, |secret| {
+        (secret.len() >= MIN_JWT_SECRET_BYTES)
+            .then_some(())
+            .ok_or_else(|| format!("it holds fewer than {MIN_JWT_SECRET_BYTES} bytes"))
+    })
+}
+
+/// Reads the secret kept in `file`, or creates the file (mode 0600) with
+/// `fresh()`, for setting `variable` when it is unset; `check` says what
+/// is wrong with a secret read back. Returns the secret and whether it was
+/// just created.
+pub fn load_or_create(
+    file: &Path,
+    variable: &str,
+    fresh: impl FnOnce() -> String,
+    check: impl Fn(&str) -> Result<(), String>,
+) -> Result<(Secret, bool), ConfigError> {
     let unreadable = |e: std::io::Error| {
         ConfigError::new(format!(
-            "JWT_SECRET is unset and the secret file {} cannot be used: {e}",
+            "{variable} is unset and the secret file {} cannot be used: {e}",
             file.display()
         ))
     };
     if let Some(dir) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(unreadable)?;
     }
-    let mut bytes = [0u8; 48];
-    rand::rng().fill_bytes(&mut bytes);
-    let fresh = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -43,6 +67,7 @@ pub fn load_or_create_secret(file: &Path) -> Result<(Secret, bool), ConfigError>
     }
     match options.open(file) {
         Ok(mut handle) => {
+            let fresh = fresh();
             handle
                 .write_all(fresh.as_bytes())
                 .and_then(|()| handle.sync_all())
@@ -55,12 +80,12 @@ pub fn load_or_create_secret(file: &Path) -> Result<(Secret, bool), ConfigError>
                 .and_then(|mut f| f.read_to_string(&mut text))
                 .map_err(unreadable)?;
             let secret = text.trim().to_owned();
-            if secret.len() < MIN_JWT_SECRET_BYTES {
-                return Err(ConfigError::new(format!(
-                    "the secret file {} holds fewer than {MIN_JWT_SECRET_BYTES} bytes; delete it or set JWT_SECRET",
+            check(&secret).map_err(|why| {
+                ConfigError::new(format!(
+                    "the secret file {} cannot be used: {why}; delete it or set {variable}",
                     file.display()
-                )));
-            }
+                ))
+            })?;
             Ok((Secret::new(secret), false))
         }
         Err(e) => Err(unreadable(e)),

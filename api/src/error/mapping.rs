@@ -174,6 +174,21 @@ impl From<actix_web::error::BlockingError> for ApiError {
     }
 }
 
+impl From<crate::notifications::NotifyError> for ApiError {
+    fn from(error: crate::notifications::NotifyError) -> Self {
+        use crate::notifications::NotifyError as E;
+        let detail = error.to_string();
+        match error {
+            E::Invalid(problems) => Self::validation(detail).with_extension("errors", problems),
+            E::Full(_) => Self::validation(detail),
+            E::NotFound(_) => Self::not_found(detail),
+            E::AccountGone => Self::invalid_token(detail),
+            E::Store(store) => store.into(),
+            E::Internal(cause) => Self::internal(cause),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,7 @@ mod links;
 mod operations;
 mod problems;
 mod unions;
+mod webhooks;
 mod yaml;
 
 pub use problems::{
@@ -59,7 +60,11 @@ at once (step 3) and places its own setup, then answers every move within second
     ),
     modifiers(&BearerScheme, &ProblemTypes),
     components(
-        schemas(ProblemDocument, crate::games::docs::SetupProblemDoc),
+        schemas(
+            ProblemDocument,
+            crate::games::docs::SetupProblemDoc,
+            crate::notifications::notice::Notice
+        ),
         responses(
             BadRequest, Unauthorized, Forbidden, WrongPassword, NotFound, UnprocessableEntity,
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken, SetupNameTaken,
@@ -80,6 +85,10 @@ at once (step 3) and places its own setup, then answers every move within second
         (name = "events", description = "Notifications: the durable per-user event feed by \
             long polling or Server-Sent Events, and live game streams. Event ids increase by \
             one per recipient; resume with `after` / `Last-Event-ID`."),
+        (name = "notifications", description = "Reaching you outside the app: signed \
+            webhooks to your own backend, Web Push to your browsers, and per event the \
+            channels it goes to. Deliveries are made after the change, never inside a request, \
+            and never carry a rank."),
         (name = "players", description = "Ratings (Glicko-2, one per variant), the leaderboard \
             and public profiles: join date, ratings over time, finished and current games"),
         (name = "operations", description = "Health and readiness probes"),
@@ -178,6 +187,7 @@ pub fn finish(
     operations::response_headers(&mut value);
     links::links(&mut value);
     operations::header_parameters(&mut value, header_schema);
+    webhooks::add(&mut value);
     match serde_json::from_value::<utoipa::openapi::OpenApi>(value) {
         Ok(mut finished) => {
             // A JSON value sorts its keys: give the paths back the order the

@@ -339,10 +339,17 @@ pub(super) fn problem_schemas(schemas: &mut Schemas) {
         "FieldError".into(),
         serde_json::json!({
             "type": "object",
-            "description": "One broken rule of a registration or a new password.",
+            "description": "One broken rule of a registration, a new password, a \
+                webhook or a push subscription.",
             "required": ["field", "message"],
             "properties": {
-                "field": {"type": "string", "enum": ["username", "password", "new_password"]},
+                "field": {"type": "string", "enum": ["username", "password", "new_password",
+                    "url", "endpoint", "keys.p256dh", "keys.auth", "expirationTime"]},
+                "reason": {"type": "string", "description": "A stable short code (webhooks \
+                    and push subscriptions): `not_https`, `private_address`, \
+                    `internal_name`, `credentials_in_url`, `unresolvable`, `invalid_url`, \
+                    `too_long`, `not_on_curve`, `wrong_length`, `not_base64url`, \
+                    `expired`, ..."},
                 "message": {"type": "string", "description": "What the value must be"},
             },
         }),
@@ -386,8 +393,8 @@ pub(super) fn problem_schemas(schemas: &mut Schemas) {
             serde_json::json!({
                 "type": "array",
                 "items": {"$ref": schema_ref("FieldError")},
-                "description": "Every broken account rule (registration only); absent \
-                    otherwise",
+                "description": "Every broken rule (registration, password change, \
+                    webhooks, push subscriptions); absent otherwise",
             }),
             false,
         ),

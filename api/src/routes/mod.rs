@@ -16,6 +16,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod notifications;
 pub mod players;
 pub mod problems;
 pub mod setups;
@@ -44,6 +45,7 @@ fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(auth::configure);
     cfg.configure(me::configure);
     cfg.configure(setups::configure);
+    cfg.configure(notifications::configure);
     cfg.configure(events::configure);
     cfg.configure(variants::configure);
     cfg.configure(bots::configure);

@@ -208,6 +208,10 @@ pub fn test_config(database: DatabaseUrl) -> Config {
     // Bots are woken by their games' events; the slow safety look would
     // only add statements to the tests that count them.
     config.bot_rescan_seconds = 86_400;
+    // The outbox looks once at start, then rests: its looks would only add
+    // statements to the tests that count them. Tests of deliveries set a
+    // short rest.
+    config.outbox_poll = Duration::from_secs(86_400);
     config
 }
 

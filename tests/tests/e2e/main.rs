@@ -32,6 +32,7 @@ mod kept_games;
 mod load;
 mod more_squares;
 mod names;
+mod notifications;
 mod openapi;
 mod operations;
 mod pictures;

@@ -405,6 +405,7 @@ fn summaries_are_short_and_plain_and_tags_ordered() {
             "games",
             "setups",
             "events",
+            "notifications",
             "players",
             "operations"
         ]

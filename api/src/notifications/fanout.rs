@@ -1,0 +1,221 @@
+//! The fan-out: each player's events after their cursor become deliveries
+//! to the channels their preferences and each channel's own event list
+//! allow, in one transaction with the cursor's advance
+//! (docs/notifications.md, "The outbox").
+//!
+//! What a delivery says is built here from the event as its recipient was
+//! told it (already filtered by `domain` for that player) and the game's
+//! public header: game id, version, opponent, deadline, the last move's
+//! squares, the result. Never a rank: a piece named in the event is left
+//! out.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::channels::events_of;
+use super::notice::{LastMove, Notice, NoticeData};
+use super::preferences::{Channel, NotifyEvent, Preferences};
+use crate::db::DbConnection;
+use crate::storage::channels::{self as channel_store, webhook_state};
+use crate::storage::events::{self as event_store, EventRow};
+use crate::storage::outbox::{self as store, delivery_state, DeliveryRow, GameBrief};
+use crate::storage::{from_db_time, to_db_time};
+
+/// Players fanned out per transaction.
+pub const PLAYERS_PER_PASS: i64 = 50;
+/// Events of one player fanned out per transaction (the rest next pass).
+pub const EVENTS_PER_PLAYER: i64 = 200;
+
+/// Turns the pending events of up to [`PLAYERS_PER_PASS`] players into
+/// deliveries. Run it inside one transaction; returns how many deliveries
+/// it wrote and whether players may be left for another pass.
+pub fn pass(
+    conn: &mut DbConnection,
+    now: DateTime<Utc>,
+) -> Result<(usize, bool), diesel::result::Error> {
+    let behind = store::claim_cursors_behind(conn, PLAYERS_PER_PASS)?;
+    let more = i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS;
+    let mut written = 0;
+    for (user, cursor) in behind {
+        let Ok(user_id) = Uuid::parse_str(&user) else {
+            continue;
+        };
+        let events = event_store::list_after(conn, user_id, cursor, EVENTS_PER_PLAYER)?;
+        let Some(last) = events.last().map(|e| e.seq) else {
+            continue;
+        };
+        let rows = deliveries_of(conn, &user, &events, now)?;
+        store::insert_deliveries(conn, &rows)?;
+        store::advance_cursor(conn, &user, last)?;
+        written += rows.len();
+    }
+    Ok((written, more))
+}
+
+fn deliveries_of(
+    conn: &mut DbConnection,
+    user: &str,
+    events: &[EventRow],
+    now: DateTime<Utc>,
+) -> Result<Vec<DeliveryRow>, diesel::result::Error> {
+    let preferences = Preferences::from_stored(channel_store::preferences(conn, user)?.as_deref());
+    let subscriptions = channel_store::list_push(conn, user)?;
+    let hooks: Vec<_> = channel_store::list_webhooks(conn, user)?
+        .into_iter()
+        .filter(|hook| hook.state == webhook_state::ACTIVE)
+        .collect();
+    let wants = |event: NotifyEvent, channel: Channel, own: Option<&str>| {
+        preferences.allows(event, channel)
+            && events_of(own).is_none_or(|listed| listed.contains(&event))
+    };
+    let mut rows = Vec::new();
+    for event in events {
+        let Some(told) = NotifyEvent::of_feed_kind(&event.kind) else {
+            continue;
+        };
+        let push: Vec<&str> = subscriptions
+            .iter()
+            .filter(|s| wants(told, Channel::Push, s.events.as_deref()))
+            .map(|s| s.id.as_str())
+            .collect();
+        let hooked: Vec<&str> = hooks
+            .iter()
+            .filter(|h| wants(told, Channel::Webhook, h.events.as_deref()))
+            .map(|h| h.id.as_str())
+            .collect();
+        if push.is_empty() && hooked.is_empty() {
+            continue;
+        }
+        let brief = match &event.game_id {
+            Some(game) => store::game_brief(conn, game)?,
+            None => None,
+        };
+        let body = body(told, event, user, brief.as_ref()).to_json();
+        let row = |target| {
+            pending(
+                user,
+                target,
+                told.name(),
+                event.game_id.clone(),
+                body.clone(),
+                now,
+            )
+        };
+        rows.extend(push.iter().map(|id| row(Target::Push(id))));
+        rows.extend(hooked.iter().map(|id| row(Target::Webhook(id))));
+    }
+    Ok(rows)
+}
+
+/// Where one delivery goes.
+pub enum Target<'a> {
+    Push(&'a str),
+    Webhook(&'a str),
+}
+
+/// A delivery of `payload` to `target`, due at once. Its id is
+/// time-ordered, so a webhook's deliveries list newest first.
+pub fn pending(
+    user: &str,
+    target: Target<'_>,
+    event: &str,
+    game_id: Option<String>,
+    payload: String,
+    now: DateTime<Utc>,
+) -> DeliveryRow {
+    let (push, hook) = match target {
+        Target::Push(id) => (Some(id.to_owned()), None),
+        Target::Webhook(id) => (None, Some(id.to_owned())),
+    };
+    DeliveryRow {
+        id: Uuid::now_v7().to_string(),
+        user_id: user.to_owned(),
+        push_subscription_id: push,
+        webhook_id: hook,
+        event: event.to_owned(),
+        game_id,
+        payload,
+        state: delivery_state::PENDING.to_owned(),
+        attempts: 0,
+        next_attempt_at: to_db_time(now),
+        last_status: None,
+        last_error: None,
+        created_at: to_db_time(now),
+        finished_at: None,
+    }
+}
+
+/// The notice of `event`, told to `user`: built from the event as its
+/// recipient was told it and the game's public header.
+pub fn body(told: NotifyEvent, event: &EventRow, user: &str, brief: Option<&GameBrief>) -> Notice {
+    let told_of: Value = serde_json::from_str(&event.payload).unwrap_or(Value::Null);
+    let uuid = |value: &Value| value.as_str().and_then(|s| Uuid::parse_str(s).ok());
+    let text = |value: &Value| value.as_str().map(str::to_owned);
+    let mut data = NoticeData {
+        game_id: event
+            .game_id
+            .as_deref()
+            .and_then(|id| Uuid::parse_str(id).ok()),
+        ..NoticeData::default()
+    };
+    if let Some(brief) = brief {
+        data.version = Some(brief.version);
+        data.opponent = opponent(brief, user);
+        let my_turn = seat_of(brief, user).is_some_and(|seat| brief.turn.as_deref() == Some(seat));
+        if told != NotifyEvent::GameOver && (my_turn || brief.turn.is_none()) {
+            data.deadline = brief.deadline.map(from_db_time);
+        }
+    }
+    match told {
+        NotifyEvent::YourMove => {
+            data.ply = told_of["ply"].as_u64();
+            let moved = &told_of["opponent_move"];
+            data.last_move = text(&moved["from"])
+                .zip(text(&moved["to"]))
+                .map(|(from, to)| LastMove { from, to });
+        }
+        NotifyEvent::GameOver => data.result = Some(told_of["result"].clone()),
+        NotifyEvent::DeadlineSoon => {
+            data.deadline = told_of["deadline"]
+                .as_str()
+                .and_then(|at| DateTime::parse_from_rfc3339(at).ok())
+                .map(|at| at.with_timezone(&Utc));
+        }
+        NotifyEvent::DrawOffered => data.by = Some(told_of["by"].clone()),
+        NotifyEvent::RematchOffered => {
+            data.rematch_of = uuid(&told_of["rematch_of"]);
+            data.opponent = text(&told_of["from"]).or(data.opponent);
+        }
+        NotifyEvent::ChallengeReceived => {
+            data.opponent = text(&told_of["from"]).or(data.opponent);
+        }
+        NotifyEvent::GameStarted => {}
+    }
+    Notice {
+        kind: told.name().to_owned(),
+        timestamp: from_db_time(event.created_at),
+        data,
+    }
+}
+
+/// The seat (`red`/`blue`) of `user` in the game, if seated.
+fn seat_of<'a>(brief: &GameBrief, user: &str) -> Option<&'a str> {
+    if brief.red_user_id.as_deref() == Some(user) {
+        Some("red")
+    } else if brief.blue_user_id.as_deref() == Some(user) {
+        Some("blue")
+    } else {
+        None
+    }
+}
+
+/// The other player's username (the creator, for a player not seated yet).
+fn opponent(brief: &GameBrief, user: &str) -> Option<String> {
+    match seat_of(brief, user) {
+        Some("red") => brief.blue_name.clone(),
+        Some(_) => brief.red_name.clone(),
+        None if brief.creator_id != user => brief.creator_name.clone(),
+        None => None,
+    }
+}

@@ -1,0 +1,417 @@
+//! The outbox at work (docs/notifications.md, "The outbox"): one task in
+//! every server process fans events out into deliveries, claims the
+//! deliveries that are due, sends them and records what came of each.
+//! Nothing is ever sent inside a request.
+//!
+//! Delivery is at least once: a delivery is claimed with a lease
+//! ([`LEASE`]) before it is sent, so one whose process died mid-delivery is
+//! sent again when the lease runs out, under the same id (`webhook-id`),
+//! which a receiver uses to drop the repeat.
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, Utc};
+use futures_util::future::join_all;
+
+use super::NotifyError;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::db::{self, DbPool};
+use crate::events::Notifier;
+use crate::outbound::address::Policy;
+use crate::outbound::send::{Sender, Sent};
+use crate::outbound::web_push::VapidKey;
+use crate::outbound::webhook_signature;
+use crate::storage::channels as channel_store;
+use crate::storage::outbox::{self as store, delivery_state, Attempted, DeliveryRow};
+use crate::storage::to_db_time;
+
+/// How long a claimed delivery is held by the process that claimed it.
+pub const LEASE: Duration = Duration::seconds(60);
+/// Deliveries claimed at once (and sent concurrently).
+const CLAIM_BATCH: i64 = 16;
+/// Finished deliveries are kept this long for `GET .../deliveries`.
+const KEEP_FINISHED: Duration = Duration::days(7);
+
+/// The waits before each retry: the first within seconds, then minutes,
+/// then hours, about a day in all (the schedule Standard Webhooks
+/// suggests). After the last, the delivery has failed.
+pub const RETRY_AFTER_SECONDS: [i64; 7] = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+/// What the outbox was configured with: the address policy, the VAPID key.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    policy: Policy,
+    vapid: Option<Arc<VapidKey>>,
+    vapid_public: Option<String>,
+    vapid_subject: String,
+    /// How long the task rests after a look that found nothing to do.
+    poll: StdDuration,
+}
+
+impl Outbox {
+    pub fn from_config(config: &Config) -> Result<Self, NotifyError> {
+        let policy = if config.outbound_allow_private_networks {
+            Policy::AllowPrivate
+        } else {
+            Policy::PublicOnly
+        };
+        let vapid = config
+            .vapid_private_key
+            .as_ref()
+            .map(|key| VapidKey::from_base64url(key.expose()))
+            .transpose()
+            .map_err(|e| NotifyError::Internal(format!("VAPID_PRIVATE_KEY: {e}")))?
+            .map(Arc::new);
+        Ok(Self {
+            policy,
+            vapid_public: vapid
+                .as_ref()
+                .map(|key| key.public_key_base64url().to_owned()),
+            vapid,
+            vapid_subject: config.vapid_subject.clone(),
+            poll: config.outbox_poll,
+        })
+    }
+
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The VAPID public key browsers subscribe with; `None`: Web Push is
+    /// off on this server.
+    pub fn vapid_public_key(&self) -> Option<&str> {
+        self.vapid_public.as_deref()
+    }
+}
+
+/// When attempt `attempts` (1 for the first) of a delivery that failed is
+/// tried again, if it is: at least `retry_after` seconds from `now` when
+/// the receiver asked for it.
+pub fn next_attempt(
+    now: DateTime<Utc>,
+    attempts: i32,
+    retry_after: Option<u64>,
+) -> Option<DateTime<Utc>> {
+    let wait = *RETRY_AFTER_SECONDS.get(usize::try_from(attempts).ok()?.checked_sub(1)?)?;
+    let asked = retry_after
+        .and_then(|s| i64::try_from(s).ok())
+        .unwrap_or(0)
+        .min(86_400);
+    Some(now + Duration::seconds(wait.max(asked)))
+}
+
+/// The outbox's task: starts it; it ends when the notifier shuts down.
+pub fn spawn(
+    pool: DbPool,
+    clock: Arc<dyn Clock>,
+    notifier: Notifier,
+    outbox: Outbox,
+) -> Result<(), NotifyError> {
+    let sender = Sender::new(outbox.policy).map_err(|e| NotifyError::Internal(e.to_string()))?;
+    let worker = Arc::new(Worker {
+        pool,
+        clock,
+        outbox,
+        sender,
+    });
+    tokio::spawn(async move {
+        let mut last_prune = None;
+        loop {
+            if notifier.is_shutting_down() {
+                return;
+            }
+            let busy = match worker.pass().await {
+                Ok(busy) => busy,
+                Err(error) => {
+                    tracing::warn!(%error, "outbox pass failed");
+                    false
+                }
+            };
+            let now = worker.clock.now();
+            if last_prune.is_none_or(|at| now - at > Duration::hours(1)) {
+                last_prune = Some(now);
+                if let Err(error) = worker.prune(now).await {
+                    tracing::warn!(%error, "outbox prune failed");
+                }
+            }
+            if !busy {
+                tokio::time::sleep(worker.outbox.poll).await;
+            }
+        }
+    });
+    Ok(())
+}
+
+struct Worker {
+    pool: DbPool,
+    clock: Arc<dyn Clock>,
+    outbox: Outbox,
+    sender: Sender,
+}
+
+impl Worker {
+    /// Fans out, then sends what is due. Returns whether there may be more
+    /// work right away.
+    async fn pass(&self) -> Result<bool, NotifyError> {
+        let now = self.clock.now();
+        let (fanned, more) = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
+            Ok(super::fanout::pass(conn, now)?)
+        })
+        .await?;
+        if fanned > 0 {
+            tracing::debug!(deliveries = fanned, "events fanned out");
+        }
+        let lease_until = to_db_time(now + LEASE);
+        let claimed = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
+            Ok(store::claim_due(
+                conn,
+                to_db_time(now),
+                lease_until,
+                CLAIM_BATCH,
+            )?)
+        })
+        .await?;
+        let full = i64::try_from(claimed.len()).unwrap_or(i64::MAX) >= CLAIM_BATCH;
+        join_all(claimed.into_iter().map(|d| self.deliver(d))).await;
+        Ok(more || full)
+    }
+
+    async fn prune(&self, now: DateTime<Utc>) -> Result<(), NotifyError> {
+        let cutoff = to_db_time(now - KEEP_FINISHED);
+        let pruned = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
+            Ok(store::prune(conn, cutoff)?)
+        })
+        .await?;
+        if pruned > 0 {
+            tracing::info!(pruned, "old deliveries deleted");
+        }
+        Ok(())
+    }
+
+    /// Sends one claimed delivery and records what came of it.
+    async fn deliver(&self, delivery: DeliveryRow) {
+        let result = match (&delivery.webhook_id, &delivery.push_subscription_id) {
+            (Some(hook), _) => self.to_webhook(&delivery, hook).await,
+            (None, Some(subscription)) => self.to_push(&delivery, subscription).await,
+            (None, None) => Ok(Target::Gone),
+        };
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                tracing::warn!(delivery = %delivery.id, %error, "delivery not attempted");
+                return;
+            }
+        };
+        if let Err(error) = self.record(&delivery, outcome).await {
+            tracing::warn!(delivery = %delivery.id, %error, "delivery outcome not recorded");
+        }
+    }
+
+    async fn to_webhook(&self, delivery: &DeliveryRow, hook: &str) -> Result<Target, NotifyError> {
+        let id = hook.to_owned();
+        let found = db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
+            Ok(channel_store::find_webhook(conn, None, &id)?)
+        })
+        .await?;
+        let Some(hook) = found else {
+            return Ok(Target::Gone);
+        };
+        // A test is sent even to a disabled webhook: its owner checks it
+        // answers again, and a 2xx makes it active.
+        if hook.state != channel_store::webhook_state::ACTIVE
+            && delivery.event != super::channels::PING
+        {
+            return Ok(Target::Disabled);
+        }
+        let secret = webhook_signature::WebhookSecret::parse(&hook.secret)
+            .map_err(|e| NotifyError::Internal(format!("webhook {}: {e}", hook.id)))?;
+        let message_id = message_id(&delivery.id);
+        let timestamp = self.clock.now().timestamp();
+        let body = delivery.payload.as_bytes().to_vec();
+        let signature = webhook_signature::sign(&secret, &message_id, timestamp, &body);
+        let headers = [
+            ("content-type", "application/json".to_owned()),
+            ("webhook-id", message_id),
+            ("webhook-timestamp", timestamp.to_string()),
+            ("webhook-signature", signature),
+        ];
+        let sent = self.sender.post(&hook.url, &headers, body).await;
+        Ok(Target::Webhook(hook.id, sent))
+    }
+
+    async fn to_push(
+        &self,
+        delivery: &DeliveryRow,
+        subscription: &str,
+    ) -> Result<Target, NotifyError> {
+        let Some(vapid) = self.outbox.vapid.clone() else {
+            return Ok(Target::Disabled);
+        };
+        let id = subscription.to_owned();
+        let found = db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
+            Ok(channel_store::find_push(conn, &id)?)
+        })
+        .await?;
+        let Some(subscription) = found else {
+            return Ok(Target::Gone);
+        };
+        let sent = super::push::send(
+            &self.sender,
+            &vapid,
+            &self.outbox.vapid_subject,
+            &subscription,
+            delivery,
+            self.clock.now(),
+        )
+        .await?;
+        Ok(Target::Push(subscription.id, sent))
+    }
+
+    async fn record(&self, delivery: &DeliveryRow, target: Target) -> Result<(), NotifyError> {
+        let now = self.clock.now();
+        let id = delivery.id.clone();
+        let attempts = delivery.attempts;
+        db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
+            let at = to_db_time(now);
+            let done = |state, status, error| finished(state, at, status, error);
+            let (sent, hook) = match &target {
+                Target::Gone => {
+                    let gone = done(delivery_state::FAILED, None, Some("its target is gone"));
+                    return Ok(store::record_attempt(conn, &id, &gone)?);
+                }
+                Target::Disabled => {
+                    let off = done(delivery_state::FAILED, None, Some("its target is off"));
+                    return Ok(store::record_attempt(conn, &id, &off)?);
+                }
+                Target::Webhook(hook, sent) => (sent, Some(hook)),
+                Target::Push(_, sent) => (sent, None),
+            };
+            let status = sent.status.map(i32::from);
+            if sent.error.is_none() {
+                store::record_attempt(conn, &id, &done(delivery_state::DELIVERED, status, None))?;
+                if let Some(hook) = hook {
+                    channel_store::webhook_outcome(conn, hook, true, i32::MAX, "")?;
+                }
+                return Ok(());
+            }
+            let error = sent.error.as_deref();
+            if let Target::Push(subscription, _) = &target {
+                // The push service says this subscription is no more.
+                if matches!(sent.status, Some(404 | 410)) {
+                    channel_store::delete_push(conn, None, subscription)?;
+                    return Ok(());
+                }
+            }
+            let retried = retryable(&target, sent)
+                .then(|| next_attempt(now, attempts, sent.retry_after))
+                .flatten();
+            match retried {
+                Some(at) => store::record_attempt(
+                    conn,
+                    &id,
+                    &Attempted {
+                        state: delivery_state::PENDING,
+                        next_attempt_at: to_db_time(at),
+                        status,
+                        error,
+                        finished_at: None,
+                    },
+                )?,
+                None => {
+                    store::record_attempt(conn, &id, &done(delivery_state::FAILED, status, error))?
+                }
+            }
+            if let Some(hook) = hook {
+                // A delivery that failed for good disables its webhook.
+                let exhausted = retried.is_none();
+                let reason = format!(
+                    "deliveries failed for about a day (last: {})",
+                    error.unwrap_or("no answer")
+                );
+                channel_store::webhook_outcome(
+                    conn,
+                    hook,
+                    false,
+                    if exhausted { 0 } else { i32::MAX },
+                    &reason,
+                )?;
+            }
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// The last attempt of a delivery, made at `at`.
+fn finished<'a>(
+    state: &'static str,
+    at: chrono::NaiveDateTime,
+    status: Option<i32>,
+    error: Option<&'a str>,
+) -> Attempted<'a> {
+    Attempted {
+        state,
+        next_attempt_at: at,
+        status,
+        error,
+        finished_at: Some(at),
+    }
+}
+
+/// Where a delivery went, and what came of it.
+enum Target {
+    /// Its channel was deleted meanwhile.
+    Gone,
+    /// Its channel is off (a disabled webhook; Web Push not configured).
+    Disabled,
+    Webhook(String, Sent),
+    Push(String, Sent),
+}
+
+/// Whether a failed attempt is worth another: to a webhook, any failure;
+/// to a push service, no answer, 429 or a 5xx (another 4xx will not get
+/// better).
+fn retryable(target: &Target, sent: &Sent) -> bool {
+    match target {
+        Target::Push(..) => match sent.status {
+            None => true,
+            Some(status) => status == 429 || status >= 500,
+        },
+        _ => true,
+    }
+}
+
+/// The `webhook-id` of a delivery: stable across its retries.
+pub fn message_id(delivery_id: &str) -> String {
+    format!("msg_{}", delivery_id.replace('-', ""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_come_within_seconds_then_minutes_then_hours_for_about_a_day() {
+        let now = DateTime::<Utc>::UNIX_EPOCH;
+        let waits: Vec<i64> = (1..=8)
+            .map_while(|n| next_attempt(now, n, None))
+            .map(|at| (at - now).num_seconds())
+            .collect();
+        assert_eq!(waits, RETRY_AFTER_SECONDS.to_vec());
+        let total: i64 = waits.iter().sum();
+        assert!((86_400..=2 * 86_400).contains(&total), "{total}");
+        assert_eq!(next_attempt(now, 8, None), None);
+        assert_eq!(next_attempt(now, 0, None), None);
+    }
+
+    #[test]
+    fn a_longer_retry_after_is_honoured_up_to_a_day() {
+        let now = DateTime::<Utc>::UNIX_EPOCH;
+        let at = |asked| next_attempt(now, 1, Some(asked)).map(|at| (at - now).num_seconds());
+        assert_eq!(at(120), Some(120));
+        assert_eq!(at(1), Some(5));
+        assert_eq!(at(10_000_000), Some(86_400));
+    }
+}
