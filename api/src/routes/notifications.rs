@@ -363,6 +363,7 @@ pub async fn get_preferences(
         (status = 401, response = crate::openapi::Unauthorized),
         (status = 413, response = crate::openapi::PayloadTooLarge),
         (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = crate::openapi::UnprocessableEntity),
         (status = 503, response = crate::openapi::ServiceUnavailable),
     )
 )]

@@ -128,11 +128,16 @@ fn operations_are_named_tagged_and_answer_problems() {
             );
             assert!(operation["security"][0]["bearer"].is_array(), "{id}");
         }
-        if method == "post" && operation["requestBody"].is_object() {
-            assert!(
-                responses.contains_key("415") && responses.contains_key("413"),
-                "{id}"
-            );
+        if operation["requestBody"]["content"]["application/json"].is_object() {
+            // Any JSON body can be too large, of the wrong media type,
+            // unreadable or of the wrong shape: every one of those answers
+            // must be documented, whatever the method.
+            for status in ["400", "413", "415", "422"] {
+                assert!(
+                    responses.contains_key(status),
+                    "{method} {id} takes JSON but documents no {status}"
+                );
+            }
         }
     }
     for expected in [
