@@ -27,6 +27,7 @@
 //! standards, and they are public because those tests are another crate.
 
 pub mod address;
+pub mod mail;
 pub mod resolve;
 pub mod send;
 pub mod web_push;
