@@ -105,6 +105,15 @@ fn serve(args: &ServerArgs) -> ExitCode {
     } else if config.vapid_subject == api::config::defaults::VAPID_SUBJECT {
         tracing::warn!("VAPID_SUBJECT is unset: push services may refuse Web Push without a real mailto: or https: contact");
     }
+    match &config.smtp {
+        // The relay is the operator's own choice: the address policy of
+        // user-given URLs does not apply to it. Its URL may hold a
+        // password, so it is never logged.
+        Some(smtp) => {
+            tracing::info!(from = %smtp.from, public_url = %smtp.public_url, "e-mail is on: digests and codes go through the SMTP_URL relay")
+        }
+        None => tracing::info!("SMTP_URL is unset: e-mail is off"),
+    }
     if config.outbound_allow_private_networks {
         tracing::warn!("OUTBOUND_ALLOW_PRIVATE_NETWORKS is on: webhooks and push endpoints may reach loopback and private addresses over plain http; never in production");
     }

@@ -11,8 +11,8 @@ use clap::{value_parser, ArgAction};
 
 use super::secret_file::{beside, load_or_create, load_or_create_secret, secret_file_for};
 use super::{
-    defaults, Config, ConfigError, CorsOrigins, DatabaseUrl, LogFormat, Secret, SqliteSynchronous,
-    GENERATED_VAPID_FILE, MIN_JWT_SECRET_BYTES,
+    defaults, Config, ConfigError, CorsOrigins, DatabaseUrl, LogFormat, Secret, SmtpSettings,
+    SqliteSynchronous, GENERATED_VAPID_FILE, MIN_JWT_SECRET_BYTES,
 };
 use crate::outbound::web_push::VapidKey;
 
@@ -250,6 +250,37 @@ pub struct ServerArgs {
           default_value_t = defaults::OUTBOX_POLL_MILLIS,
           value_parser = trimmed(value_parser!(u64).range(10..=60_000)))]
     pub outbox_poll_millis: u64,
+
+    /// The SMTP relay e-mail is sent through: `smtps://user:password@host:465`,
+    /// `smtp://user:password@host:587?tls=required` (STARTTLS) or
+    /// `smtp://host:25` (no TLS). Unset: no e-mail
+    #[arg(long, env = "SMTP_URL", global = true, hide_env_values = true)]
+    pub smtp_url: Option<String>,
+
+    /// The sender of every e-mail: `Stratego <games@example.org>`
+    #[arg(long, env = "SMTP_FROM", global = true)]
+    pub smtp_from: Option<String>,
+
+    /// The address players reach this server at (`https://stratego.example.org`),
+    /// for the links in e-mail; needed with SMTP_URL
+    #[arg(long, env = "PUBLIC_URL", global = true, value_parser = public_url)]
+    pub public_url: Option<String>,
+}
+
+/// The server's public base URL: `http(s)://host[:port][/path]`, kept
+/// without a trailing slash.
+fn public_url(value: &str) -> Result<String, String> {
+    let parsed = url::Url::parse(value.trim()).map_err(|e| format!("is not a URL: {e}"))?;
+    let ok = matches!(parsed.scheme(), "http" | "https")
+        && parsed.host().is_some()
+        && parsed.username().is_empty()
+        && parsed.password().is_none()
+        && parsed.query().is_none()
+        && parsed.fragment().is_none();
+    // The parsed form, not the text given: the parser drops tabs and line
+    // breaks, which must not reach a mail header.
+    ok.then(|| parsed.as_str().trim_end_matches('/').to_owned())
+        .ok_or_else(|| "must be an http(s) URL without credentials, query or fragment".to_owned())
 }
 
 /// A VAPID subject: a `mailto:` address or an `https:` URL (RFC 8292).
@@ -322,6 +353,17 @@ impl ServerArgs {
             VapidKey::from_base64url(key.expose())
                 .map_err(|e| ConfigError::new(format!("VAPID_PRIVATE_KEY: {e}")))?;
         }
+        let smtp = match (&self.smtp_url, &self.smtp_from, &self.public_url) {
+            (None, _, _) => None,
+            (Some(url), Some(from), Some(public_url)) => Some(SmtpSettings {
+                url: Secret::new(url.trim().to_owned()),
+                from: from.trim().to_owned(),
+                public_url: public_url.clone(),
+            }),
+            (Some(_), _, _) => return Err(ConfigError::new(
+                "SMTP_URL needs SMTP_FROM (the sender) and PUBLIC_URL (for the links in e-mail)",
+            )),
+        };
         if self.refresh_token_ttl_seconds <= self.access_token_ttl_seconds {
             return Err(ConfigError::new(
                 "REFRESH_TOKEN_TTL_SECONDS must be longer than ACCESS_TOKEN_TTL_SECONDS",
@@ -369,6 +411,7 @@ impl ServerArgs {
                     .unwrap_or_else(|| defaults::VAPID_SUBJECT.to_owned()),
                 outbound_allow_private_networks: self.outbound_allow_private_networks,
                 outbox_poll: std::time::Duration::from_millis(self.outbox_poll_millis),
+                smtp,
             },
             generated_secret_file,
             generated_vapid_file,
@@ -727,5 +770,31 @@ mod tests {
             ])
         );
         assert!(parse_origins("https://a.example/path").is_err());
+    }
+
+    #[test]
+    fn a_public_url_is_kept_as_parsed_without_its_last_slash() {
+        assert_eq!(
+            public_url(" https://Stratego.Example.org/play/ ").as_deref(),
+            Ok("https://stratego.example.org/play")
+        );
+        assert_eq!(
+            public_url("https://stratego.example.org").as_deref(),
+            Ok("https://stratego.example.org")
+        );
+        // What the parser would silently drop never reaches a mail header.
+        assert_eq!(
+            public_url("https://stratego.exa\tmple.org/\r\nBcc: x")
+                .map(|u| u.contains(['\t', '\r', '\n'])),
+            Ok(false)
+        );
+        for bad in [
+            "ftp://example.org",
+            "https://example.org/?a=1",
+            "https://u:p@example.org",
+            "example.org",
+        ] {
+            assert!(public_url(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -272,6 +272,19 @@ pub struct Config {
     /// How often each process looks for deliveries to make when it found
     /// none the last time.
     pub outbox_poll: std::time::Duration,
+    /// E-mail, when an SMTP relay is configured.
+    pub smtp: Option<SmtpSettings>,
+}
+
+/// The SMTP relay e-mail goes through (docs/notifications.md, "E-mail").
+#[derive(Debug, Clone)]
+pub struct SmtpSettings {
+    /// `smtp://` or `smtps://` URL, credentials included.
+    pub url: Secret,
+    /// The sender of every message.
+    pub from: String,
+    /// The server's public base URL, for links (no trailing slash).
+    pub public_url: String,
 }
 
 impl Config {
@@ -314,6 +327,7 @@ impl Config {
             vapid_subject: defaults::VAPID_SUBJECT.to_owned(),
             outbound_allow_private_networks: false,
             outbox_poll: std::time::Duration::from_millis(defaults::OUTBOX_POLL_MILLIS),
+            smtp: None,
         }
     }
 }
