@@ -252,6 +252,23 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    email_addresses (user_id) {
+        user_id -> Text,
+        address -> Text,
+        address_key -> Text,
+        verified_at -> Nullable<Timestamp>,
+        code_hash -> Nullable<Text>,
+        code_sent_at -> Nullable<Timestamp>,
+        code_attempts -> Integer,
+        codes_sent -> Integer,
+        codes_since -> Nullable<Timestamp>,
+        last_digest_at -> Nullable<Timestamp>,
+        digest_lease_until -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(push_subscriptions -> users (user_id));
 diesel::joinable!(webhooks -> users (user_id));
 diesel::joinable!(deliveries -> webhooks (webhook_id));
@@ -271,6 +288,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     rating_history,
     push_subscriptions,
     webhooks,
+    email_addresses,
     notification_preferences,
     notification_cursors,
     deliveries

@@ -182,6 +182,7 @@ impl From<crate::notifications::NotifyError> for ApiError {
             E::Invalid(problems) => Self::validation(detail).with_extension("errors", problems),
             E::Full(_) => Self::validation(detail),
             E::NotFound(_) => Self::not_found(detail),
+            E::TooSoon(seconds) => Self::rate_limited(seconds),
             E::AccountGone => Self::invalid_token(detail),
             E::Store(store) => store.into(),
             E::Internal(cause) => Self::internal(cause),

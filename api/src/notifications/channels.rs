@@ -100,7 +100,11 @@ pub struct CreatedWebhook {
     pub secret: String,
 }
 
-fn problem(field: &'static str, reason: &'static str, message: impl Into<String>) -> FieldProblem {
+pub(super) fn problem(
+    field: &'static str,
+    reason: &'static str,
+    message: impl Into<String>,
+) -> FieldProblem {
     FieldProblem {
         field,
         reason,
@@ -155,7 +159,7 @@ async fn checked_url(
 
 /// Refused unless the account lives (a deletion either committed first or
 /// removes this with the rest), and starts the player's fan-out cursor.
-fn live_with_cursor(conn: &mut DbConnection, user: &str) -> Result<(), NotifyError> {
+pub(super) fn live_with_cursor(conn: &mut DbConnection, user: &str) -> Result<(), NotifyError> {
     if users::live(conn, user, RowLock::Share)?.is_none() {
         return Err(NotifyError::AccountGone);
     }

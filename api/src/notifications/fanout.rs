@@ -14,10 +14,12 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::channels::events_of;
+use super::digest;
 use super::notice::{LastMove, Notice, NoticeData};
 use super::preferences::{Channel, NotifyEvent, Preferences};
 use crate::db::DbConnection;
 use crate::storage::channels::{self as channel_store, webhook_state};
+use crate::storage::email as email_store;
 use crate::storage::events::{self as event_store, EventRow};
 use crate::storage::outbox::{self as store, delivery_state, DeliveryRow, GameBrief};
 use crate::storage::{from_db_time, to_db_time};
@@ -30,9 +32,11 @@ pub const EVENTS_PER_PLAYER: i64 = 200;
 /// Turns the pending events of up to [`PLAYERS_PER_PASS`] players into
 /// deliveries. Run it inside one transaction; returns how many deliveries
 /// it wrote and whether players may be left for another pass.
+/// `email`: whether e-mail is configured on this server.
 pub fn pass(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
+    email: bool,
 ) -> Result<(usize, bool), diesel::result::Error> {
     let behind = store::claim_cursors_behind(conn, PLAYERS_PER_PASS)?;
     let more = i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS;
@@ -45,7 +49,7 @@ pub fn pass(
         let Some(last) = events.last().map(|e| e.seq) else {
             continue;
         };
-        let rows = deliveries_of(conn, &user, &events, now)?;
+        let rows = deliveries_of(conn, &user, &events, now, email)?;
         store::insert_deliveries(conn, &rows)?;
         store::advance_cursor(conn, &user, last)?;
         written += rows.len();
@@ -58,7 +62,17 @@ fn deliveries_of(
     user: &str,
     events: &[EventRow],
     now: DateTime<Utc>,
+    email: bool,
 ) -> Result<Vec<DeliveryRow>, diesel::result::Error> {
+    // Mail goes to a verified address only; its digest waits a day.
+    let address = match email {
+        true => email_store::find(conn, user)?.filter(|row| row.verified_at.is_some()),
+        false => None,
+    };
+    let last_digest = address
+        .as_ref()
+        .and_then(|row| row.last_digest_at)
+        .map(from_db_time);
     let preferences = Preferences::from_stored(channel_store::preferences(conn, user)?.as_deref());
     let subscriptions = channel_store::list_push(conn, user)?;
     let hooks: Vec<_> = channel_store::list_webhooks(conn, user)?
@@ -84,14 +98,16 @@ fn deliveries_of(
             .filter(|h| wants(told, Channel::Webhook, h.events.as_deref()))
             .map(|h| h.id.as_str())
             .collect();
-        if push.is_empty() && hooked.is_empty() {
+        let mailed = address.is_some() && preferences.allows(told, Channel::Email);
+        if push.is_empty() && hooked.is_empty() && !mailed {
             continue;
         }
         let brief = match &event.game_id {
             Some(game) => store::game_brief(conn, game)?,
             None => None,
         };
-        let body = body(told, event, user, brief.as_ref()).to_json();
+        let notice = body(told, event, user, brief.as_ref());
+        let body = notice.to_json();
         let row = |target| {
             pending(
                 user,
@@ -104,6 +120,11 @@ fn deliveries_of(
         };
         rows.extend(push.iter().map(|id| row(Target::Push(id))));
         rows.extend(hooked.iter().map(|id| row(Target::Webhook(id))));
+        if mailed {
+            let mut mail = row(Target::Email);
+            mail.next_attempt_at = to_db_time(digest::due(&notice, last_digest, now));
+            rows.push(mail);
+        }
     }
     Ok(rows)
 }
@@ -112,6 +133,8 @@ fn deliveries_of(
 pub enum Target<'a> {
     Push(&'a str),
     Webhook(&'a str),
+    /// The player's verified e-mail address.
+    Email,
 }
 
 /// A delivery of `payload` to `target`, due at once. Its id is
@@ -127,6 +150,7 @@ pub fn pending(
     let (push, hook) = match target {
         Target::Push(id) => (Some(id.to_owned()), None),
         Target::Webhook(id) => (None, Some(id.to_owned())),
+        Target::Email => (None, None),
     };
     DeliveryRow {
         id: Uuid::now_v7().to_string(),

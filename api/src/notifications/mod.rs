@@ -11,6 +11,8 @@
 //! once and a rolled-back change into none.
 
 pub mod channels;
+pub mod digest;
+pub mod email;
 pub mod fanout;
 pub mod notice;
 pub mod outbox;
@@ -40,6 +42,9 @@ pub enum NotifyError {
     Full(String),
     #[error("{0}")]
     NotFound(&'static str),
+    /// Asked again too soon: may be asked again after this many seconds.
+    #[error("asked too often: try again in {0} s")]
+    TooSoon(u64),
     /// The caller's account no longer exists (its token outlived it).
     #[error("this account no longer exists")]
     AccountGone,

@@ -3,13 +3,13 @@
 //! OpenAPI document as its `webhooks`.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// A notice sent outside the app: to webhooks as the request body, to Web
 /// Push as the encrypted payload.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"type": "your_move", "timestamp": "2026-12-03T10:00:00Z",
     "data": {"game_id": "0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10", "version": 17,
              "opponent": "blue_player", "deadline": "2026-12-06T10:00:00Z", "ply": 16,
@@ -26,7 +26,7 @@ pub struct Notice {
 
 /// What a notice says of its game. Never a rank: squares, names, times
 /// and the result only.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 pub struct NoticeData {
     /// The game (every event but `ping`)
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,7 +64,7 @@ pub struct NoticeData {
 }
 
 /// The squares of a move.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LastMove {
     #[schema(example = "e7")]
     pub from: String,

@@ -12,6 +12,7 @@ use crate::games::requests::JsonObject;
 use crate::notifications::channels::{
     self, CreatedWebhook, NewPushSubscription, PushSubscription, Webhook,
 };
+use crate::notifications::email::{self, EmailSettings, EmailState};
 use crate::notifications::preferences::{NotifyEvent, Preferences, PreferencesInput};
 use crate::routes::AuthUser;
 use crate::state::AppState;
@@ -27,7 +28,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(webhook_deliveries)
         .service(test_webhook)
         .service(get_preferences)
-        .service(set_preferences);
+        .service(set_preferences)
+        .service(get_email)
+        .service(set_email)
+        .service(verify_email)
+        .service(delete_email)
+        .service(unsubscribe_page)
+        .service(unsubscribe_email);
 }
 
 /// The key browsers subscribe with.
@@ -443,4 +450,232 @@ pub async fn test_webhook(
 ) -> Result<HttpResponse, ApiError> {
     let delivery = channels::ping(&state.pool, user.id, id.into_inner(), state.clock.now()).await?;
     Ok(HttpResponse::Accepted().json(delivery))
+}
+
+/// An address to send mail to.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"address": "ann@example.org"}))]
+pub struct EmailInput {
+    /// The address (at most 254 characters; its domain has a dot)
+    pub address: String,
+}
+
+/// The code sent to your address.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"code": "042917"}))]
+pub struct EmailCode {
+    /// The six digits of the message
+    pub code: String,
+}
+
+/// A link from a digest.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UnsubscribeQuery {
+    /// The token of the link, as the message gave it
+    pub token: String,
+}
+
+fn email_settings(state: &AppState) -> Result<&EmailSettings, ApiError> {
+    state
+        .outbox
+        .email()
+        .ok_or_else(|| ApiError::not_found("E-mail is not configured on this server (SMTP_URL)"))
+}
+
+/// Your e-mail address
+///
+/// The address mail goes to, whether it is verified, and until when the
+/// code last sent to it may be used. 404 when this server sends no mail.
+#[utoipa::path(
+    tag = "notifications",
+    operation_id = "get_email",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Your address (null when none)", body = EmailState),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[get("/me/email")]
+pub async fn get_email(
+    user: AuthUser,
+    state: web::Data<AppState>,
+) -> Result<web::Json<EmailState>, ApiError> {
+    email_settings(&state)?;
+    Ok(web::Json(email::state(&state.pool, user.id).await?))
+}
+
+/// Set your e-mail address
+///
+/// Sends a six-digit code to the address (within seconds, by the outbox);
+/// confirm it with `POST /me/email/verify` within an hour. Until then no
+/// other mail goes there. A new code may be asked for once a minute.
+/// Giving your verified address again changes nothing.
+#[utoipa::path(
+    tag = "notifications",
+    operation_id = "set_email",
+    security(("bearer" = [])),
+    request_body = EmailInput,
+    responses(
+        (status = 202, description = "The address, a code on its way to it", body = EmailState),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = crate::openapi::UnprocessableEntity),
+        (status = 429, response = crate::openapi::TooManyRequests),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[put("/me/email")]
+pub async fn set_email(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    body: web::Json<JsonObject<EmailInput>>,
+) -> Result<HttpResponse, ApiError> {
+    email_settings(&state)?;
+    let input = body.into_inner().into_inner();
+    let answer = email::set_address(&state.pool, user.id, input.address, state.clock.now()).await?;
+    Ok(HttpResponse::Accepted().json(answer))
+}
+
+/// Confirm your e-mail address
+///
+/// With the code sent to it. Five wrong codes void it; ask for a new one
+/// by setting the address again.
+#[utoipa::path(
+    tag = "notifications",
+    operation_id = "verify_email",
+    security(("bearer" = [])),
+    request_body = EmailCode,
+    responses(
+        (status = 200, description = "The address, verified", body = EmailState),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
+        (status = 422, response = crate::openapi::UnprocessableEntity),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/me/email/verify")]
+pub async fn verify_email(
+    user: AuthUser,
+    state: web::Data<AppState>,
+    body: web::Json<JsonObject<EmailCode>>,
+) -> Result<web::Json<EmailState>, ApiError> {
+    email_settings(&state)?;
+    let input = body.into_inner().into_inner();
+    Ok(web::Json(
+        email::verify(&state.pool, user.id, input.code, state.clock.now()).await?,
+    ))
+}
+
+/// Remove your e-mail address
+///
+/// No more mail goes to it; mail already queued for it is dropped.
+#[utoipa::path(
+    tag = "notifications",
+    operation_id = "delete_email",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Removed"),
+        (status = 401, response = crate::openapi::Unauthorized),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[delete("/me/email")]
+pub async fn delete_email(
+    user: AuthUser,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    email_settings(&state)?;
+    email::remove(&state.pool, user.id, state.clock.now()).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+
+fn page(title: &str, body: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(HTML)
+        .insert_header((
+            "content-security-policy",
+            "default-src 'none'; form-action 'self'",
+        ))
+        .insert_header(("referrer-policy", "no-referrer"))
+        .body(format!(
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width\">\
+             <title>{title}</title></head>\n<body>\n<h1>{title}</h1>\n{body}\n</body></html>\n"
+        ))
+}
+
+/// The page an unsubscribe link opens
+///
+/// Asks before unsubscribing (opening a link changes nothing: mail
+/// scanners open links too); its button sends the `POST`.
+#[utoipa::path(
+    tag = "notifications",
+    operation_id = "unsubscribe_email_page",
+    params(UnsubscribeQuery),
+    responses(
+        (status = 200, description = "A page with the button", content_type = "text/html", body = String),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[get("/email/unsubscribe")]
+pub async fn unsubscribe_page(
+    state: web::Data<AppState>,
+    query: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let settings = email_settings(&state)?;
+    email::check_unsubscribe(&state.pool, settings, &query.token).await?;
+    // No action: the form posts to this very URL, token and all.
+    Ok(page(
+        "Stop e-mail from Stratego",
+        "<p>Press the button to stop all mail about your games. You can turn \
+         it on again in the app's notification settings.</p>\n\
+         <form method=\"post\"><button type=\"submit\">Unsubscribe</button></form>",
+    ))
+}
+
+/// Unsubscribe from e-mail
+///
+/// What the unsubscribe link of every message does, in one click (RFC
+/// 8058: mail clients send it for `List-Unsubscribe-Post`, with any body):
+/// e-mail is turned off for every event in your preferences. Needs no
+/// token but the link's.
+#[utoipa::path(
+    tag = "notifications",
+    operation_id = "unsubscribe_email",
+    params(UnsubscribeQuery),
+    responses(
+        (status = 200, description = "Unsubscribed: a page saying so", content_type = "text/html", body = String),
+        (status = 400, response = crate::openapi::BadRequest),
+        (status = 404, response = crate::openapi::NotFound),
+        (status = 503, response = crate::openapi::ServiceUnavailable),
+    )
+)]
+#[post("/email/unsubscribe")]
+pub async fn unsubscribe_email(
+    state: web::Data<AppState>,
+    query: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let settings = email_settings(&state)?;
+    email::unsubscribe(&state.pool, settings, &query.token, state.clock.now()).await?;
+    Ok(page(
+        "Unsubscribed",
+        "<p>No more mail will be sent to you about your games. You can turn it \
+         on again in the app's notification settings.</p>",
+    ))
 }

@@ -283,7 +283,8 @@ pub fn start_cursor(conn: &mut DbConnection, user_id: &str, seq: i64) -> QueryRe
 pub fn stop_cursor_if_unused(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {
     let push = count_push(conn, user_id)?;
     let hooks = count_webhooks(conn, user_id)?;
-    if push == 0 && hooks == 0 {
+    let email = super::email::has_verified(conn, user_id)?;
+    if push == 0 && hooks == 0 && !email {
         diesel::delete(notification_cursors::table.find(user_id)).execute(conn)?;
     }
     Ok(())
@@ -297,6 +298,7 @@ pub fn delete_all_of_user(conn: &mut DbConnection, user_id: &str) -> QueryResult
     diesel::delete(push_subscriptions::table.filter(push_subscriptions::user_id.eq(user_id)))
         .execute(conn)?;
     diesel::delete(webhooks::table.filter(webhooks::user_id.eq(user_id))).execute(conn)?;
+    super::email::delete(conn, user_id)?;
     diesel::delete(notification_preferences::table.find(user_id)).execute(conn)?;
     diesel::delete(notification_cursors::table.find(user_id)).execute(conn)?;
     Ok(())

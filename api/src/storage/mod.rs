@@ -11,6 +11,7 @@
 pub mod bots;
 pub mod changes;
 pub mod channels;
+pub mod email;
 pub mod events;
 pub mod games;
 pub mod idempotency;

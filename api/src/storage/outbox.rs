@@ -117,13 +117,21 @@ pub fn claim_due(
     now: NaiveDateTime,
     lease_until: NaiveDateTime,
     limit: i64,
+    email: bool,
 ) -> QueryResult<Vec<DeliveryRow>> {
     use delivery_state::PENDING;
+    use diesel::sql_types::Bool;
+    // A process that sends no e-mail leaves e-mail to those that do.
+    let channel = deliveries::push_subscription_id
+        .is_not_null()
+        .or(deliveries::webhook_id.is_not_null())
+        .or(email.into_sql::<Bool>());
     macro_rules! due {
         () => {
             deliveries::table
                 .filter(deliveries::state.eq(PENDING))
                 .filter(deliveries::next_attempt_at.le(now))
+                .filter(channel)
                 .order((deliveries::next_attempt_at.asc(), deliveries::id.asc()))
                 .limit(limit)
                 .select(DeliveryRow::as_select())
@@ -133,6 +141,17 @@ pub fn claim_due(
         DbConnection::Postgresql(pg) => due!().for_update().skip_locked().load(pg)?,
         DbConnection::Sqlite(sqlite) => due!().load(sqlite)?,
     };
+    lease(conn, &mut rows, lease_until)?;
+    Ok(rows)
+}
+
+/// Leases `rows` (just loaded, locked) until `lease_until` and counts
+/// their attempt.
+fn lease(
+    conn: &mut DbConnection,
+    rows: &mut [DeliveryRow],
+    lease_until: NaiveDateTime,
+) -> QueryResult<()> {
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     diesel::update(deliveries::table.filter(deliveries::id.eq_any(&ids)))
         .set((
@@ -140,12 +159,79 @@ pub fn claim_due(
             deliveries::next_attempt_at.eq(lease_until),
         ))
         .execute(conn)?;
-    for row in &mut rows {
+    for row in rows {
         row.attempts += 1;
         row.next_attempt_at = lease_until;
     }
+    Ok(())
+}
+
+/// Claims every pending e-mail delivery of `user_id` but its codes, due or
+/// not: a digest being sent takes them along. Only the process holding the
+/// player's digest lease calls it. Each is leased until `lease_until`, its
+/// attempt counted.
+pub fn claim_email_backlog(
+    conn: &mut DbConnection,
+    user_id: &str,
+    lease_until: NaiveDateTime,
+) -> QueryResult<Vec<DeliveryRow>> {
+    macro_rules! backlog {
+        () => {
+            deliveries::table
+                .filter(deliveries::user_id.eq(user_id))
+                .filter(deliveries::state.eq(delivery_state::PENDING))
+                .filter(deliveries::push_subscription_id.is_null())
+                .filter(deliveries::webhook_id.is_null())
+                .filter(deliveries::event.ne(EMAIL_CODE))
+                .order(deliveries::id.asc())
+                .select(DeliveryRow::as_select())
+        };
+    }
+    let mut rows: Vec<DeliveryRow> = match conn {
+        DbConnection::Postgresql(pg) => backlog!().for_update().load(pg)?,
+        DbConnection::Sqlite(sqlite) => backlog!().load(sqlite)?,
+    };
+    lease(conn, &mut rows, lease_until)?;
     Ok(rows)
 }
+
+/// Ends every pending e-mail delivery of `user_id` as failed with `why`:
+/// the address changed or went, or e-mail was turned off.
+pub fn drop_pending_email(
+    conn: &mut DbConnection,
+    user_id: &str,
+    why: &str,
+    at: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::update(
+        deliveries::table
+            .filter(deliveries::user_id.eq(user_id))
+            .filter(deliveries::state.eq(delivery_state::PENDING))
+            .filter(deliveries::push_subscription_id.is_null())
+            .filter(deliveries::webhook_id.is_null()),
+    )
+    .set((
+        deliveries::state.eq(delivery_state::FAILED),
+        deliveries::last_error.eq(Some(why)),
+        deliveries::finished_at.eq(Some(at)),
+    ))
+    .execute(conn)
+}
+
+/// Puts delivery `id` back, untried, until `at` (a digest that may not go
+/// out yet).
+pub fn postpone(conn: &mut DbConnection, id: &str, at: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(deliveries::table.find(id))
+        .set((
+            deliveries::attempts.eq(deliveries::attempts - 1),
+            deliveries::next_attempt_at.eq(at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// The event of an e-mail delivery that carries a verification code.
+pub const EMAIL_CODE: &str = "email_code";
 
 /// The end of one attempt of delivery `id`.
 #[derive(Debug, Clone)]

@@ -35,6 +35,26 @@ CREATE TABLE webhooks (
 );
 CREATE INDEX webhooks_user ON webhooks (user_id);
 
+-- A player's e-mail address, verified by a code sent to it. The code is
+-- kept as its SHA-256 only; codes are counted per day (codes_sent since
+-- codes_since); the digest is sent at most once a day, by the one process
+-- holding digest_lease_until.
+CREATE TABLE email_addresses (
+    user_id             TEXT PRIMARY KEY NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    address             TEXT NOT NULL,
+    address_key         TEXT NOT NULL,
+    verified_at         TIMESTAMP,
+    code_hash           TEXT,
+    code_sent_at        TIMESTAMP,
+    code_attempts       INTEGER NOT NULL,
+    codes_sent          INTEGER NOT NULL,
+    codes_since         TIMESTAMP,
+    last_digest_at      TIMESTAMP,
+    digest_lease_until  TIMESTAMP,
+    created_at          TIMESTAMP NOT NULL
+);
+CREATE INDEX email_addresses_key ON email_addresses (address_key);
+
 -- Per event, the channels a player wants (JSON object); no row: defaults.
 CREATE TABLE notification_preferences (
     user_id    TEXT PRIMARY KEY NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -66,8 +86,12 @@ CREATE TABLE deliveries (
     last_error           TEXT,
     created_at           TIMESTAMP NOT NULL,
     finished_at          TIMESTAMP,
-    CHECK ((push_subscription_id IS NULL) <> (webhook_id IS NULL))
+    -- To a push subscription, to a webhook, or (neither) by e-mail to the
+    -- player's address.
+    CHECK (push_subscription_id IS NULL OR webhook_id IS NULL)
 );
+CREATE INDEX deliveries_email ON deliveries (user_id, next_attempt_at)
+    WHERE state = 'pending' AND push_subscription_id IS NULL AND webhook_id IS NULL;
 CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE state = 'pending';
 CREATE INDEX deliveries_webhook ON deliveries (webhook_id, created_at);
 CREATE INDEX deliveries_push ON deliveries (push_subscription_id);

@@ -15,6 +15,7 @@ mod bots;
 mod contract;
 mod database_faults;
 mod edges;
+mod email;
 mod errors;
 mod event_feed;
 mod events;
