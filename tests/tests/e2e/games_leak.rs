@@ -9,6 +9,7 @@ use domain::{Color, Game, Move, Rules, Setup, Variant, Viewer};
 use serde_json::{json, Value};
 
 use crate::harness::{TestApp, TestUser};
+use crate::notifications::{create_webhook, Receiver};
 use crate::support::*;
 
 /// Seed 31: a classic game ending with a flag capture at ply 94.
@@ -186,14 +187,18 @@ fn placements(defender: &str) -> (Value, Value) {
 }
 
 /// Plays the silent-defense game with this defender on a7; returns what
-/// Red, the spectator and Blue received.
+/// Red, the spectator and Blue received. Red's webhook `hook` receives
+/// Red's notifications (whose payloads Web Push and the e-mail digest are
+/// made of too).
 async fn silent_defense_transcripts(
     app: &TestApp,
     red: &TestUser,
     blue: &TestUser,
     spectator: &TestUser,
     defender: &str,
+    hook: &Receiver,
 ) -> (Transcript, Transcript, Transcript) {
+    let delivered = hook.received().len();
     let rules = Rules {
         silent_defense: true,
         ..Rules::default()
@@ -270,6 +275,17 @@ async fn silent_defense_transcripts(
         let mut event = event.clone();
         event["id"] = Value::Null;
         red_log.push(&id, event.to_string());
+    }
+    // What Red's webhook was sent: "your move" once play starts and after
+    // each of Blue's three moves; in a fixed order (they arrive in any).
+    let sent = hook.wait_for(delivered + 4).await;
+    let mut bodies: Vec<String> = sent[delivered..]
+        .iter()
+        .map(|d| String::from_utf8_lossy(&d.body).into_owned())
+        .collect();
+    bodies.sort();
+    for body in bodies {
+        red_log.push(&id, body);
     }
     (red_log, spectator_log, blue_log)
 }
@@ -367,14 +383,20 @@ backend_tests! {
     /// which the defender that beats Red's attacker is a marshal in one and
     /// a general in the other: everything Red and a spectator receive (move
     /// answers, views, histories, refused moves, events) is the same bytes
-    /// in both games; Blue, who owns the defender, sees the difference.
-    async fn silent_defense_hides_the_defender_from_red_and_spectators(app) {
+    /// in both games, and so is every notification sent to Red's webhook;
+/// Blue, who owns the defender, sees the difference.
+    async fn silent_defense_hides_the_defender_from_red_and_spectators(
+        app, config = crate::notifications::outbound_to_loopback
+    ) {
         let (red, blue) = two_users(&app, "silent").await;
         let spectator = app.register_user("silent_watch").await;
+        let hook = Receiver::start().await;
+        create_webhook(&app, &red, json!({"url": hook.url})).await;
         let (red_a, spectator_a, blue_a) =
-            silent_defense_transcripts(&app, &red, &blue, &spectator, "marshal").await;
+            silent_defense_transcripts(&app, &red, &blue, &spectator, "marshal", &hook).await;
         let (red_b, spectator_b, blue_b) =
-            silent_defense_transcripts(&app, &red, &blue, &spectator, "general").await;
+            silent_defense_transcripts(&app, &red, &blue, &spectator, "general", &hook).await;
+        assert!(red_a.0.iter().any(|t| t.starts_with(r#"{"type":"your_move""#)), "{red_a:?}");
 
         // The battle happened, and Red lost it without learning the rank.
         let battle = red_a.0.iter().find(|t| t.contains("defender_wins")).unwrap();

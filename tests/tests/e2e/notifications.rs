@@ -137,12 +137,12 @@ impl Receiver {
 }
 
 /// Deliveries may go to loopback; the outbox looks every 50 ms.
-fn outbound_to_loopback(config: &mut api::config::Config) {
+pub fn outbound_to_loopback(config: &mut api::config::Config) {
     config.outbound_allow_private_networks = true;
     config.outbox_poll = Duration::from_millis(50);
 }
 
-async fn create_webhook(app: &TestApp, user: &TestUser, body: Value) -> Value {
+pub async fn create_webhook(app: &TestApp, user: &TestUser, body: Value) -> Value {
     post_ok(app, "/api/v1/me/webhooks", user, &body, 201).await
 }
 
