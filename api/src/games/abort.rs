@@ -1,47 +1,22 @@
 //! `abort`: either player ends a game before play starts (the creator
-//! withdraws a challenge this way).
+//! withdraws a challenge this way). Decided by `decide::Command::Abort`.
 
 use uuid::Uuid;
 
-use super::answers::GameView;
+use super::decide::{Answer, Command};
 use super::error::GameError;
-use super::notices;
-use super::record::Phase;
-use super::step::{act, player_color, view_answer, Decision};
+use super::step::act;
 use super::written::{Answered, Idempotency};
-use super::{Caller, Context, GameRecord};
+use super::{Caller, Context};
 
 pub async fn abort(
     ctx: &Context,
     caller: &Caller,
     game_id: Uuid,
     idempotency: Option<Idempotency>,
-) -> Result<Answered<GameView>, GameError> {
-    let (me, my_name) = (caller.id, caller.name.clone());
-    let decide = move |record: &mut GameRecord, _now| decide(record, me, &my_name);
-    act(ctx, me, game_id, idempotency, None, decide, view_answer).await
-}
-
-/// `me` (named `my_name`) aborts `record` (in memory) before play starts.
-pub(super) fn decide(
-    record: &mut GameRecord,
-    me: Uuid,
-    my_name: &str,
-) -> Result<Decision, GameError> {
-    player_color(record, me, "abort it")?;
-    match record.phase {
-        Phase::Waiting | Phase::Setup => {}
-        Phase::Playing(_) => {
-            return Err(GameError::wrong_phase("play has started: resign instead"))
-        }
-        Phase::Finished(_) | Phase::Aborted => {
-            return Err(GameError::wrong_phase("the game is already over"))
-        }
-    }
-    record.phase = Phase::Aborted;
-    record.deadline = None;
-    Ok(Decision::plain(notices::game_aborted(
-        record,
-        Some((me, my_name)),
-    )))
+) -> Result<Answered<Answer>, GameError> {
+    let command = Command::Abort {
+        name: caller.name.clone(),
+    };
+    act(ctx, caller.id, game_id, idempotency, None, command).await
 }

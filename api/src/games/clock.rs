@@ -9,15 +9,11 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use domain::{Action, MoveRecord};
 use uuid::Uuid;
 
-use super::answers::GameView;
+use super::decide::Command;
 use super::error::GameError;
-use super::notices;
 use super::pipeline::{self, Actor, Request};
-use super::record::{GameRecord, Phase};
-use super::step::{after_play, Decision};
 use super::written;
 use super::Context;
 use crate::db;
@@ -60,37 +56,12 @@ pub async fn expire(ctx: &Context, game_id: Uuid) -> Result<bool, GameError> {
         actor: Actor::Clock,
         precondition: None,
         idempotency: None,
-        decide: time_out,
-        answer: |_: &GameRecord, _: GameView, _: Option<&MoveRecord>| Ok(()),
+        command: Command::TimeOut,
     };
     match pipeline::run(ctx, request).await {
         Ok(_) => Ok(true),
         Err(GameError::WrongPhase(_) | GameError::NotFound | GameError::KeptChanging) => Ok(false),
         Err(other) => Err(other),
-    }
-}
-
-/// What the clock decides about a game past its deadline: a timeout loss
-/// for the player to move, or, when a setup never came, `aborted` (the
-/// game did not start, so nobody loses).
-fn time_out(record: &mut GameRecord, now: DateTime<Utc>) -> Result<Decision, GameError> {
-    let game_id = record.id;
-    match &mut record.phase {
-        Phase::Playing(game) => {
-            let late = game.turn();
-            game.apply(late, Action::Timeout)
-                .map_err(|e| GameError::internal(format!("timeout of game {game_id}: {e}")))?;
-            let notices = after_play(record, now, None);
-            Ok(Decision {
-                log: Some((late, Action::Timeout, None)),
-                notices,
-            })
-        }
-        _ => {
-            record.phase = Phase::Aborted;
-            record.deadline = None;
-            Ok(Decision::plain(notices::game_aborted(record, None)))
-        }
     }
 }
 

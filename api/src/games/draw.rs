@@ -4,7 +4,7 @@
 use domain::Action;
 use uuid::Uuid;
 
-use super::answers::GameView;
+use super::decide::Answer;
 use super::error::GameError;
 use super::requests::DrawAction;
 use super::written::{Answered, Idempotency};
@@ -16,7 +16,7 @@ pub async fn draw(
     game_id: Uuid,
     choice: DrawAction,
     idempotency: Option<Idempotency>,
-) -> Result<Answered<GameView>, GameError> {
+) -> Result<Answered<Answer>, GameError> {
     let action = match choice {
         DrawAction::Offer => Action::OfferDraw,
         DrawAction::Accept => Action::AcceptDraw,

@@ -18,6 +18,7 @@ pub mod bots;
 mod bounded;
 pub mod clock;
 pub mod create;
+pub mod decide;
 pub mod decline;
 pub mod docs;
 pub mod draw;

@@ -8,11 +8,11 @@
 //!    it did (`games::kept`), else read now, with its version and the
 //!    usernames it was read with; before it, a stored answer under the
 //!    request's `Idempotency-Key` is looked up (and replayed).
-//! 2. **decide** ([`decide`]): the command's pure call on the game (in
-//!    the end `domain::Game::apply`), with the checks every change shares
-//!    (a deleted account acts in no game; a game past its deadline is
-//!    ended by the clock first; the request's precondition): a changed
-//!    game with its log entry and notices, or a refusal.
+//! 2. **decide** ([`decide`]): the checks every change shares (a deleted
+//!    account acts in no game; a game past its deadline is ended by the
+//!    clock first; the request's precondition), then the command's pure
+//!    decision (`games::decide`, in the end `domain::Game::apply`): a
+//!    changed game with its log entry and notices, or a refusal.
 //! 3. **encode** ([`Encoded`]): the rows to write: the game at its next
 //!    version, the action, the events, the answer under the key.
 //! 4. **write** (`storage::changes`, the backend's way, chosen once when
@@ -30,13 +30,14 @@ use domain::{Action, Color, MoveRecord};
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::answers::{game_view, GameView, Names};
+use super::answers::{game_view, Names};
+use super::decide::{self as decision, Answer, Command, Decision};
 use super::error::GameError;
 use super::fetch::load_with_names;
 use super::kept::Kept;
 use super::notices;
 use super::record::{GameRecord, Phase};
-use super::step::{Decision, Precondition};
+use super::step::Precondition;
 use super::written::{Answered, Change, Failed, Idempotency, Replayed, Written};
 use super::{clock, rated, Context};
 use crate::db::{self, DbConnection, Next, Reader, StoreError, WriteTo};
@@ -65,7 +66,7 @@ pub enum Actor {
 }
 
 impl Actor {
-    fn user(self) -> Option<Uuid> {
+    pub(super) fn user(self) -> Option<Uuid> {
         match self {
             Actor::User(user) | Actor::Leaving(user) => Some(user),
             Actor::Clock => None,
@@ -74,28 +75,17 @@ impl Actor {
 }
 
 /// A change asked of game `game_id`: who asks, on what condition, under
-/// what key, and what the command decides (`decide`) and answers
-/// (`answer`, from the changed game, the actor's new view of it, and the
-/// move just made, for moves).
-pub struct Request<D, A> {
+/// what key, and which command.
+pub struct Request {
     pub game_id: Uuid,
     pub actor: Actor,
     pub precondition: Option<Precondition>,
     pub idempotency: Option<Idempotency>,
-    pub decide: D,
-    pub answer: A,
+    pub command: Command,
 }
 
 /// Runs `request` through the pipeline (see the module documentation).
-pub async fn run<T, D, A>(ctx: &Context, request: Request<D, A>) -> Result<Answered<T>, GameError>
-where
-    T: Serialize + Send + 'static,
-    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError> + Send + Sync + 'static,
-    A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>
-        + Send
-        + Sync
-        + 'static,
-{
+pub async fn run(ctx: &Context, request: Request) -> Result<Answered<Answer>, GameError> {
     let (game_id, actor) = (request.game_id, request.actor);
     let request = Arc::new(request);
     // Taken, not shared: once this change is tried, the entry is of no
@@ -201,17 +191,12 @@ pub(super) enum Stored {
 }
 
 /// Stages 1 to 3 of one attempt, outside any transaction.
-fn sourced_and_decided<T, D, A>(
+fn sourced_and_decided(
     reader: &mut Reader<'_>,
-    request: &Request<D, A>,
+    request: &Request,
     kept: Option<Arc<Kept>>,
     now: DateTime<Utc>,
-) -> Result<Next<Decided<T>, Step<T>>, Failed>
-where
-    T: Serialize,
-    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError>,
-    A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>,
-{
+) -> Result<Next<Decided<Answer>, Step<Answer>>, Failed> {
     let user = request.actor.user();
     let stored = match (&request.idempotency, user) {
         (Some(idem), Some(user)) => stored_answer(reader.conn()?, idem, user, now)?,
@@ -240,7 +225,13 @@ where
                 let encoded = Encoded::next_version(record, read, decision.log, now)?;
                 let view = game_view(&encoded.record, &names, user);
                 let change = Change {
-                    value: (request.answer)(&encoded.record, view, encoded.moved.as_ref())?,
+                    value: decision::answer(
+                        &request.command,
+                        request.actor,
+                        &encoded.record,
+                        view,
+                        encoded.moved.as_ref(),
+                    )?,
                     game_id: request.game_id,
                     version: encoded.record.version,
                     notices: decision.notices,
@@ -272,14 +263,11 @@ where
 
 /// Stage 2: the checks every change shares, then the command's decision
 /// on the game (changed in memory, still at the version it was read at).
-fn decide<D, A>(
-    request: &Request<D, A>,
+fn decide(
+    request: &Request,
     source: Source,
     now: DateTime<Utc>,
-) -> Result<(GameRecord, NamesRead, Decision, Names), GameError>
-where
-    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError>,
-{
+) -> Result<(GameRecord, NamesRead, Decision, Names), GameError> {
     let Source {
         mut record, names, ..
     } = source;
@@ -320,7 +308,7 @@ where
             condition.check(&record, user)?;
         }
     }
-    let decision = (request.decide)(&mut record, now)?;
+    let decision = decision::decide(&request.command, request.actor, &mut record, now)?;
     Ok((record, read, decision, names))
 }
 
@@ -388,15 +376,12 @@ impl Encoded {
 /// Stage 4: writes what was decided, or says the race was lost (which,
 /// inside the SQLite writer's transaction, rolls back what this attempt
 /// wrote).
-fn written<T, D, A>(
+fn written<T: Serialize>(
     to: WriteTo<'_>,
-    request: &Request<D, A>,
+    request: &Request,
     decided: Decided<T>,
     now: DateTime<Utc>,
-) -> Result<Step<T>, Failed>
-where
-    T: Serialize,
-{
+) -> Result<Step<T>, Failed> {
     let replaces_key = decided.replaces_key;
     match decided.write {
         ToWrite::Refusal(key, refusal) => match changes::write_key(to, &key, replaces_key)? {

@@ -6,11 +6,11 @@
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView};
+use super::decide::player_color;
 use super::error::GameError;
 use super::fetch::{load, names_for};
 use super::notices::{EventPayload, Notice};
 use super::record::{GameRecord, Phase};
-use super::step::player_color;
 use super::written::{self, Answered, Change, Idempotency};
 use super::{Caller, Context};
 use crate::storage::games as store;

@@ -3,7 +3,7 @@
 use domain::Action;
 use uuid::Uuid;
 
-use super::answers::GameView;
+use super::decide::Answer;
 use super::error::GameError;
 use super::written::{Answered, Idempotency};
 use super::{in_play, Caller, Context};
@@ -13,6 +13,6 @@ pub async fn resign(
     caller: &Caller,
     game_id: Uuid,
     idempotency: Option<Idempotency>,
-) -> Result<Answered<GameView>, GameError> {
+) -> Result<Answered<Answer>, GameError> {
     in_play::apply(ctx, caller, game_id, Action::Resign, idempotency).await
 }

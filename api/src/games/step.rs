@@ -1,17 +1,15 @@
 //! What the commands on an existing game share: the request's
-//! precondition, what a command decides ([`Decision`]), the checks and
-//! notices of play, and [`act`], which hands a command to the write
-//! pipeline (`games::pipeline`).
+//! precondition, and [`act`], which hands a [`Command`] to the write
+//! pipeline (`games::pipeline`). What each command decides is in
+//! `games::decide`.
 
-use chrono::{DateTime, Utc};
-use domain::{Action, Color, MoveRecord, Viewer};
 use uuid::Uuid;
 
-use super::answers::{self, GameView};
+use super::answers;
+use super::decide::{Answer, Command};
 use super::error::GameError;
-use super::notices::{self, EventPayload, Notice};
 use super::pipeline::{self, Actor, Request};
-use super::record::{GameRecord, Phase};
+use super::record::GameRecord;
 use super::written::{Answered, Idempotency};
 use super::Context;
 
@@ -46,113 +44,40 @@ impl Precondition {
     }
 }
 
-/// What a command decided about a loaded game (already changed in memory).
-pub struct Decision {
-    /// The domain action to append to the log (with its full record).
-    pub log: Option<(Color, Action, Option<MoveRecord>)>,
-    pub notices: Vec<Notice>,
-}
-
-impl Decision {
-    pub fn plain(notices: Vec<Notice>) -> Decision {
-        Decision { log: None, notices }
-    }
-}
-
-/// The color `user` plays, or a refusal naming what only players may do.
-pub fn player_color(record: &GameRecord, user: Uuid, doing: &str) -> Result<Color, GameError> {
-    record
-        .color_of(user)
-        .ok_or_else(|| GameError::forbidden(format!("only the players of this game may {doing}")))
-}
-
-/// After an action in play: the phase (finished?), the next deadline, and
-/// who to tell. `moved`: the move just made, if it was one.
-pub fn after_play(
-    record: &mut GameRecord,
-    now: DateTime<Utc>,
-    moved: Option<&MoveRecord>,
-) -> Vec<Notice> {
-    record.close_if_over();
-    let Phase::Playing(game) = &record.phase else {
-        return notices::game_finished(record);
-    };
-    let Some(moved) = moved else {
-        return Vec::new();
-    };
-    let next = game.turn();
-    let notice = record.player(next).map(|user| {
-        Notice::new(
-            user,
-            EventPayload::YourTurn {
-                game_id: record.id,
-                ply: game.ply(),
-                opponent_move: Some(game.move_view(moved, Viewer::Player(next))),
-            },
-        )
-    });
-    record.deadline = Some(record.deadline_from(now));
-    notice.into_iter().collect()
-}
-
-/// Runs `decide` on game `game_id` for `user` through the write pipeline,
-/// and answers with `answer` built from the caller's new view (and the
-/// move just made, for moves). A deleted account is refused (401).
-pub async fn act<T, D, A>(
+/// Runs `command` on game `game_id` for `user` through the write
+/// pipeline. A deleted account is refused (401).
+pub async fn act(
     ctx: &Context,
     user: Uuid,
     game_id: Uuid,
     idempotency: Option<Idempotency>,
     precondition: Option<Precondition>,
-    decide: D,
-    answer: A,
-) -> Result<Answered<T>, GameError>
-where
-    T: serde::Serialize + Send + 'static,
-    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError> + Send + Sync + 'static,
-    A: Fn(&GameRecord, GameView, Option<&MoveRecord>) -> Result<T, GameError>
-        + Send
-        + Sync
-        + 'static,
-{
+    command: Command,
+) -> Result<Answered<Answer>, GameError> {
     let request = Request {
         game_id,
         actor: Actor::User(user),
         precondition,
         idempotency,
-        decide,
-        answer,
+        command,
     };
     pipeline::run(ctx, request).await
 }
 
 /// [`act`] for the deletion of `user`'s account, which takes it out of
-/// game `game_id` after the account was marked deleted.
-pub async fn act_leaving<D>(
+/// game `game_id` (named `name`) after the account was marked deleted.
+pub async fn act_leaving(
     ctx: &Context,
     user: Uuid,
     game_id: Uuid,
-    decide: D,
-) -> Result<Answered<()>, GameError>
-where
-    D: Fn(&mut GameRecord, DateTime<Utc>) -> Result<Decision, GameError> + Send + Sync + 'static,
-{
+    name: String,
+) -> Result<Answered<Answer>, GameError> {
     let request = Request {
         game_id,
         actor: Actor::Leaving(user),
         precondition: None,
         idempotency: None,
-        decide,
-        answer: |_: &GameRecord, _: GameView, _: Option<&MoveRecord>| Ok(()),
+        command: Command::Leave { name },
     };
     pipeline::run(ctx, request).await
-}
-
-/// The plain answer of most commands: the caller's new view.
-pub fn view_answer(
-    _record: &GameRecord,
-    view: GameView,
-    _moved: Option<&MoveRecord>,
-) -> Result<GameView, GameError> {
-    Ok(view)
 }
