@@ -5,6 +5,7 @@
 //! ```text
 //! load --address 127.0.0.1:8080 --clients 32 --move-seconds 20 --view-seconds 20 --pid $PID
 //! load --address 127.0.0.1:8080 --json > run.json
+//! load --address 127.0.0.1:8080 --notify --long-games 0 --view-seconds 0
 //! load compare --report PostgreSQL=pg.json --report SQLite=sqlite.json --tpcb 512 --select-only 9000 --tpcb-p99-ms 40
 //! ```
 //!
@@ -68,6 +69,12 @@ struct RunArgs {
     /// The server's process id: report its peak RSS and CPU time (/proc)
     #[arg(long)]
     pid: Option<u32>,
+    /// Give every account a webhook and a Web Push subscription to a
+    /// receiver this tool starts on loopback, and report the deliveries
+    /// it gets (the server needs OUTBOUND_ALLOW_PRIVATE_NETWORKS=true and
+    /// a VAPID key)
+    #[arg(long)]
+    notify: bool,
     /// Print the report as JSON (the table then goes to stderr, as does
     /// the progress either way)
     #[arg(long)]
@@ -118,6 +125,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, String> {
         long_seconds: args.long_seconds,
         seed: args.seed,
         pid: args.pid,
+        notify: args.notify,
     };
     options.check()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -7,7 +7,13 @@
 //! A run, against a server that is already listening (loopback only):
 //!
 //! 1. Setup (not timed): registers two accounts per client (the server needs
-//!    `REGISTER_RATE_LIMIT` >= 2 x clients per minute).
+//!    `REGISTER_RATE_LIMIT` >= 2 x clients per minute). With `notify`, a
+//!    minimal HTTP receiver then starts on loopback, and every account
+//!    registers a webhook and a Web Push subscription that point at it
+//!    (`receiver.rs`). The receiver counts what the server's outbox
+//!    delivers; the report says how much came during the move phase. The
+//!    server must allow loopback targets
+//!    (`OUTBOUND_ALLOW_PRIVATE_NETWORKS=true`) and have a VAPID key.
 //! 2. Long games (`long_games` > 0): that many clients, each with its own
 //!    game, play at full speed until their game passes `long_plies` plies
 //!    (or `long_seconds` pass). The move latencies of the games that got
@@ -41,11 +47,13 @@
 //! Here: the options, the report's figures and the run itself. The parts:
 //! `client.rs` (the HTTP client and the error count), `play.rs` (accounts,
 //! games started and played, the view phase), `machine.rs` (memory and CPU
-//! time from `/proc`) and `report.rs` (the tables printed).
+//! time from `/proc`), `receiver.rs` (the notification receiver and the
+//! channels) and `report.rs` (the tables printed).
 
 mod client;
 mod machine;
 mod play;
+mod receiver;
 mod report;
 
 use std::net::SocketAddr;
@@ -59,6 +67,8 @@ use client::{Client, Errors};
 pub use machine::proc_status;
 use machine::Cpu;
 use play::{long_games, play_game, read_views, register_pairs, Limit, Played};
+use receiver::{register_channels, Receiver};
+pub use receiver::{Deliveries, Notify};
 pub use report::{compare, table, Pgbench};
 
 /// Moves below this ply are the "early" ones of the long games.
@@ -91,6 +101,9 @@ pub struct Options {
     pub seed: u64,
     /// The server's process id, for its memory and CPU time.
     pub pid: Option<u32>,
+    /// Give every account a webhook and a push subscription to a receiver
+    /// on loopback, and count the deliveries (`receiver.rs`).
+    pub notify: bool,
 }
 
 impl Options {
@@ -109,6 +122,7 @@ impl Options {
             long_seconds: 180.0,
             seed: 1,
             pid: None,
+            notify: false,
         }
     }
 
@@ -255,6 +269,9 @@ pub struct Report {
     pub errors: u64,
     /// The first few failures: the request and what came back.
     pub error_samples: Vec<String>,
+    /// The notifications received (`notify` on).
+    #[serde(default)]
+    pub notify: Option<Notify>,
 }
 
 /// Runs the whole load; `progress` gets a line per phase.
@@ -276,6 +293,27 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
     let started = Instant::now();
     progress(&format!("registering {} accounts", 2 * options.clients));
     let pairs = register_pairs(&base, options, &errors).await?;
+
+    // Notification channels, all to a receiver of ours.
+    let receiver = if options.notify {
+        let receiver = Receiver::start().await?;
+        progress(&format!(
+            "notifications: a webhook and a push subscription for each of {} accounts, to \
+             127.0.0.1:{}",
+            2 * options.clients,
+            receiver.port()
+        ));
+        let (webhooks, subscriptions) =
+            register_channels(&base, &pairs, receiver.port(), &errors).await?;
+        report.notify = Some(Notify {
+            webhooks,
+            subscriptions,
+            ..Notify::default()
+        });
+        Some(receiver)
+    } else {
+        None
+    };
     report.setup_seconds = started.elapsed().as_secs_f64();
 
     // 2. Long games.
@@ -293,6 +331,7 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
         options.clients, options.move_seconds
     ));
     let cpu_before = Cpu::now(options.pid)?;
+    let delivered_before = receiver.as_ref().map(Receiver::deliveries);
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(options.move_seconds);
     let budget = Arc::new(AtomicU64::new(0));
@@ -331,6 +370,11 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
     report.move_seconds = started.elapsed().as_secs_f64();
     let cpu = Cpu::now(options.pid)?.minus(&cpu_before);
     let move_cpu = cpu.server;
+    if let (Some(receiver), Some(before), Some(notify)) =
+        (&receiver, &delivered_before, &mut report.notify)
+    {
+        notify.during_moves = receiver.deliveries().since(before);
+    }
     report.machine.cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     report.machine.client_cores_moves = cpu.client / report.move_seconds.max(1e-9);
     report.machine.busy_cores_moves = cpu.machine / report.move_seconds.max(1e-9);
@@ -421,6 +465,9 @@ pub async fn run(options: &Options, progress: impl Fn(&str)) -> Result<Report, S
     if let Some(pid) = options.pid {
         report.server.rss_end_kib = proc_status(pid, "VmRSS:")?;
         report.server.peak_rss_kib = proc_status(pid, "VmHWM:")?;
+    }
+    if let (Some(receiver), Some(notify)) = (&receiver, &mut report.notify) {
+        notify.in_all = receiver.deliveries();
     }
     report.errors = errors.count.load(Ordering::Relaxed);
     report.error_samples = errors.samples();

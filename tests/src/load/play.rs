@@ -19,8 +19,9 @@ const LONG_GAME_ATTEMPTS: usize = 5;
 /// Two accounts; the first of a pair creates every game of the pair (and
 /// plays Red).
 pub(super) struct Pair {
-    red: String,
-    blue: String,
+    /// The access tokens of the two accounts.
+    pub(super) red: String,
+    pub(super) blue: String,
     blue_name: String,
 }
 

@@ -94,6 +94,31 @@ pub fn table(report: &Report) -> String {
             machine.busy_cores_views
         ),
     );
+    if let Some(notify) = &report.notify {
+        let during = &notify.during_moves;
+        let moves = report.rows.first().map_or(0, |row| row.latency.count);
+        line(
+            &mut out,
+            format!(
+                "notifications: {} webhooks, {} push subscriptions; received during the move \
+                 phase: {} webhook + {} push ({:.1}/s, {:.2} per move), refused {}; in the \
+                 whole run: {} webhook + {} push",
+                notify.webhooks,
+                notify.subscriptions,
+                during.webhook,
+                during.push,
+                during.total() as f64 / report.move_seconds.max(1e-9),
+                if moves > 0 {
+                    during.total() as f64 / moves as f64
+                } else {
+                    0.0
+                },
+                notify.in_all.refused,
+                notify.in_all.webhook,
+                notify.in_all.push
+            ),
+        );
+    }
     line(&mut out, format!("errors: {}", report.errors));
     for sample in &report.error_samples {
         line(&mut out, format!("  {sample}"));
@@ -141,6 +166,13 @@ pub fn compare(backends: &[(&str, &Report)], pgbench: Pgbench) -> String {
         ),
         ("view p99 ms", Box::new(|r| format!("{:.2}", r.view_p99_ms))),
         ("errors", Box::new(|r| r.errors.to_string())),
+        (
+            "deliveries in moves, hook / push",
+            Box::new(|r| match &r.notify {
+                Some(n) => format!("{} / {}", n.during_moves.webhook, n.during_moves.push),
+                None => "-".to_owned(),
+            }),
+        ),
         (
             "server peak RSS MiB",
             Box::new(|r| format!("{:.1}", kib_to_mib(r.server.peak_rss_kib))),
