@@ -9,6 +9,8 @@
 //! squares, the result. Never a rank: a piece named in the event is left
 //! out.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
@@ -41,6 +43,9 @@ pub fn pass(
     let behind = store::claim_cursors_behind(conn, PLAYERS_PER_PASS)?;
     let more = i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS;
     let mut written = 0;
+    // Each game's header is read once a pass (both of its players, and
+    // every event of it, share it).
+    let mut briefs = Briefs::default();
     for (user, cursor) in behind {
         let Ok(user_id) = Uuid::parse_str(&user) else {
             continue;
@@ -49,12 +54,49 @@ pub fn pass(
         let Some(last) = events.last().map(|e| e.seq) else {
             continue;
         };
-        let rows = deliveries_of(conn, &user, &events, now, email)?;
+        let rows = deliveries_of(conn, &user, &events, now, email, &mut briefs)?;
         store::insert_deliveries(conn, &rows)?;
         store::advance_cursor(conn, &user, last)?;
         written += rows.len();
     }
     Ok((written, more))
+}
+
+/// The games' headers read during one pass.
+#[derive(Default)]
+struct Briefs(HashMap<String, Option<GameBrief>>);
+
+impl Briefs {
+    fn of(
+        &mut self,
+        conn: &mut DbConnection,
+        game: &str,
+    ) -> Result<Option<&GameBrief>, diesel::result::Error> {
+        if !self.0.contains_key(game) {
+            let brief = store::game_brief(conn, game)?;
+            self.0.insert(game.to_owned(), brief);
+        }
+        Ok(self.0.get(game).and_then(Option::as_ref))
+    }
+}
+
+/// Whether event `at` of `events` (one player's, oldest first) is made
+/// stale by a later one of the same game: "your move" followed by another
+/// "your move" (the player moved meanwhile) or by the game's end. Such an
+/// event is not sent: a player's channels get the newest word on a game.
+fn superseded(events: &[EventRow], at: usize) -> bool {
+    let Some(event) = events.get(at) else {
+        return false;
+    };
+    let your_move =
+        |e: &EventRow| NotifyEvent::of_feed_kind(&e.kind) == Some(NotifyEvent::YourMove);
+    event.game_id.is_some()
+        && your_move(event)
+        && events.iter().skip(at + 1).any(|later| {
+            later.game_id == event.game_id
+                && (your_move(later)
+                    || NotifyEvent::of_feed_kind(&later.kind) == Some(NotifyEvent::GameOver))
+        })
 }
 
 fn deliveries_of(
@@ -63,6 +105,7 @@ fn deliveries_of(
     events: &[EventRow],
     now: DateTime<Utc>,
     email: bool,
+    briefs: &mut Briefs,
 ) -> Result<Vec<DeliveryRow>, diesel::result::Error> {
     // Mail goes to a verified address only; its digest waits a day.
     let address = match email {
@@ -84,10 +127,13 @@ fn deliveries_of(
             && events_of(own).is_none_or(|listed| listed.contains(&event))
     };
     let mut rows = Vec::new();
-    for event in events {
+    for (at, event) in events.iter().enumerate() {
         let Some(told) = NotifyEvent::of_feed_kind(&event.kind) else {
             continue;
         };
+        if superseded(events, at) {
+            continue;
+        }
         let push: Vec<&str> = subscriptions
             .iter()
             .filter(|s| wants(told, Channel::Push, s.events.as_deref()))
@@ -103,10 +149,10 @@ fn deliveries_of(
             continue;
         }
         let brief = match &event.game_id {
-            Some(game) => store::game_brief(conn, game)?,
+            Some(game) => briefs.of(conn, game)?,
             None => None,
         };
-        let notice = body(told, event, user, brief.as_ref());
+        let notice = body(told, event, user, brief);
         let body = notice.to_json();
         let row = |target| {
             pending(
@@ -241,5 +287,43 @@ fn opponent(brief: &GameBrief, user: &str) -> Option<String> {
         Some(_) => brief.red_name.clone(),
         None if brief.creator_id != user => brief.creator_name.clone(),
         None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(seq: i64, kind: &str, game: &str) -> EventRow {
+        EventRow {
+            user_id: "u".to_owned(),
+            seq,
+            kind: kind.to_owned(),
+            game_id: Some(game.to_owned()),
+            payload: "{}".to_owned(),
+            created_at: chrono::NaiveDateTime::default(),
+        }
+    }
+
+    #[test]
+    fn a_your_move_is_superseded_by_a_newer_one_or_the_end_of_its_game_only() {
+        let events = [
+            event(1, "your_turn", "a"),
+            event(2, "your_turn", "b"),
+            event(3, "draw_offered", "a"),
+            event(4, "your_turn", "a"),
+            event(5, "your_turn", "b"),
+            event(6, "game_finished", "b"),
+            event(7, "your_turn", "c"),
+            event(8, "draw_offered", "c"),
+        ];
+        let kept: Vec<i64> = (0..events.len())
+            .filter(|at| !superseded(&events, *at))
+            .map(|at| events[at].seq)
+            .collect();
+        // Game a: the newer "your move" stands; the draw offer is news.
+        // Game b: only its end. Game c: a draw offer does not make "your
+        // move" stale.
+        assert_eq!(kept, [3, 4, 6, 7, 8]);
     }
 }

@@ -210,6 +210,11 @@ async fn silent_defense_transcripts(
     post_ok(app, &setup, red, &json!({"placement": red_setup}), 200).await;
     let started = post_ok(app, &setup, blue, &json!({"placement": blue_setup}), 200).await;
     assert_eq!(started["status"], "playing");
+    // Red's webhook is told "your move" now and after each of Blue's
+    // moves; each is awaited before the next move, so none is made stale
+    // by a newer one before it is sent.
+    let mut told = delivered + 1;
+    hook.wait_for(told).await;
     let (mut red_log, mut spectator_log, mut blue_log) = (
         Transcript::default(),
         Transcript::default(),
@@ -228,6 +233,9 @@ async fn silent_defense_transcripts(
         let answer = post_ok(app, &path, user, &json!({"from": from, "to": to}), 200).await;
         if user.id == red.id {
             red_log.push(&id, answer.to_string());
+        } else {
+            told += 1;
+            hook.wait_for(told).await;
         }
         for (viewer, log) in [
             (red, &mut red_log),
@@ -276,16 +284,11 @@ async fn silent_defense_transcripts(
         event["id"] = Value::Null;
         red_log.push(&id, event.to_string());
     }
-    // What Red's webhook was sent: "your move" once play starts and after
-    // each of Blue's three moves; in a fixed order (they arrive in any).
-    let sent = hook.wait_for(delivered + 4).await;
-    let mut bodies: Vec<String> = sent[delivered..]
-        .iter()
-        .map(|d| String::from_utf8_lossy(&d.body).into_owned())
-        .collect();
-    bodies.sort();
-    for body in bodies {
-        red_log.push(&id, body);
+    // What Red's webhook was sent, in order.
+    let sent = hook.received();
+    assert_eq!(sent.len(), delivered + 4);
+    for delivery in &sent[delivered..] {
+        red_log.push(&id, String::from_utf8_lossy(&delivery.body).into_owned());
     }
     (red_log, spectator_log, blue_log)
 }
