@@ -147,7 +147,7 @@ impl EmailState {
 }
 
 /// What is kept of a code: base64url of its SHA-256.
-pub(super) fn code_hash(code: &str) -> String {
+pub(crate) fn code_hash(code: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(code.as_bytes()))
 }
 

@@ -8,42 +8,31 @@
 //! sent again when the lease runs out, under the same id (`webhook-id`),
 //! which a receiver uses to drop the repeat.
 
+mod mailing;
+
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, Utc};
 use futures_util::future::join_all;
 
-use std::collections::{BTreeMap, HashMap};
-
-use uuid::Uuid;
-
-use super::digest;
 use super::email::EmailSettings;
-use super::notice::Notice;
-use super::preferences::{Channel, NotifyEvent, Preferences};
 use super::NotifyError;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::db::{self, DbPool};
 use crate::events::Notifier;
 use crate::outbound::address::Policy;
-use crate::outbound::mail::{Mail, MailError};
 use crate::outbound::send::{Sender, Sent};
 use crate::outbound::web_push::VapidKey;
 use crate::outbound::webhook_signature;
 use crate::storage::channels as channel_store;
-use crate::storage::email as email_store;
-use crate::storage::games as games_store;
-use crate::storage::outbox::{self as store, delivery_state, Attempted, DeliveryRow, EMAIL_CODE};
-use crate::storage::users;
-use crate::storage::{from_db_time, to_db_time};
+use crate::storage::outbox::{self as store, delivery_state, Attempted, DeliveryRow};
+use crate::storage::to_db_time;
 
 /// How long a claimed delivery is held by the process that claimed it.
 pub const LEASE: Duration = Duration::seconds(60);
-/// How long one process holds the right to send a player's digest: longer
-/// than an SMTP exchange may take (each of its steps times out after 20 s).
-const DIGEST_LEASE: Duration = Duration::minutes(5);
 /// Deliveries claimed at once (and sent concurrently).
 const CLAIM_BATCH: i64 = 16;
 /// Finished deliveries are kept this long for `GET .../deliveries`.
@@ -138,14 +127,25 @@ pub fn spawn(
         clock,
         outbox,
         sender,
+        tokens: super::push::Tokens::default(),
     });
     tokio::spawn(async move {
         let mut last_prune = None;
+        let mut last_fan_out: Option<std::time::Instant> = None;
         loop {
             if notifier.is_shutting_down() {
                 return;
             }
-            let busy = match worker.pass().await {
+            // Events are fanned out at most once a poll interval, however
+            // busy the sending: a player's events of that interval go
+            // together (a "your move" made stale by a newer one is never
+            // written), and the fan-out's transaction does not compete
+            // with the moves more often than that.
+            let fan_out = last_fan_out.is_none_or(|at| at.elapsed() >= worker.outbox.poll);
+            if fan_out {
+                last_fan_out = Some(std::time::Instant::now());
+            }
+            let busy = match worker.pass(fan_out).await {
                 Ok(busy) => busy,
                 Err(error) => {
                     tracing::warn!(%error, "outbox pass failed");
@@ -172,20 +172,25 @@ struct Worker {
     clock: Arc<dyn Clock>,
     outbox: Outbox,
     sender: Sender,
+    tokens: super::push::Tokens,
 }
 
 impl Worker {
-    /// Fans out, then sends what is due. Returns whether there may be more
-    /// work right away.
-    async fn pass(&self) -> Result<bool, NotifyError> {
+    /// Fans out (when `fan_out`), then sends what is due. Returns whether
+    /// there may be more work right away.
+    async fn pass(&self, fan_out: bool) -> Result<bool, NotifyError> {
         let now = self.clock.now();
         let email = self.outbox.email.is_some();
-        let (fanned, more) = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
-            Ok(super::fanout::pass(conn, now, email)?)
-        })
-        .await?;
-        if fanned > 0 {
-            tracing::debug!(deliveries = fanned, "events fanned out");
+        let mut more = false;
+        if fan_out {
+            let (fanned, behind) = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
+                Ok(super::fanout::pass(conn, now, email)?)
+            })
+            .await?;
+            if fanned > 0 {
+                tracing::debug!(deliveries = fanned, "events fanned out");
+            }
+            more = behind;
         }
         let lease_until = to_db_time(now + LEASE);
         let claimed = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
@@ -212,7 +217,13 @@ impl Worker {
         }
         let sends = other.into_iter().map(|d| self.deliver(d));
         let mails = by_player.into_values().map(|rows| self.mail(rows));
-        futures_util::future::join(join_all(sends), join_all(mails)).await;
+        let (sent, _) = futures_util::future::join(join_all(sends), join_all(mails)).await;
+        let outcomes: Vec<_> = sent.into_iter().flatten().collect();
+        let count = outcomes.len();
+        if let Err(error) = self.record_all(outcomes).await {
+            // Their leases run out, and they are sent again (at least once).
+            tracing::warn!(deliveries = count, %error, "delivery outcomes not recorded");
+        }
         Ok(more || full)
     }
 
@@ -229,267 +240,19 @@ impl Worker {
     }
 
     /// Sends one claimed delivery and records what came of it.
-    async fn deliver(&self, delivery: DeliveryRow) {
+    async fn deliver(&self, delivery: DeliveryRow) -> Option<(String, i32, Target)> {
         let result = match (&delivery.webhook_id, &delivery.push_subscription_id) {
             (Some(hook), _) => self.to_webhook(&delivery, hook).await,
             (None, Some(subscription)) => self.to_push(&delivery, subscription).await,
             (None, None) => Ok(Target::Gone),
         };
-        let outcome = match result {
-            Ok(outcome) => outcome,
+        match result {
+            Ok(outcome) => Some((delivery.id, delivery.attempts, outcome)),
             Err(error) => {
+                // Its lease runs out, and it is tried again.
                 tracing::warn!(delivery = %delivery.id, %error, "delivery not attempted");
-                return;
+                None
             }
-        };
-        if let Err(error) = self.record(&delivery, outcome).await {
-            tracing::warn!(delivery = %delivery.id, %error, "delivery outcome not recorded");
-        }
-    }
-
-    /// Sends the claimed e-mail deliveries of one player: each code on its
-    /// own, everything else as one digest.
-    async fn mail(&self, rows: Vec<DeliveryRow>) {
-        let (codes, digest): (Vec<_>, Vec<_>) =
-            rows.into_iter().partition(|d| d.event == EMAIL_CODE);
-        for code in codes {
-            let outcome = self.mail_code(&code).await;
-            self.record_mail(&[code], outcome, None).await;
-        }
-        if let Some(user) = digest.first().map(|d| d.user_id.clone()) {
-            match self.mail_digest(&user, digest).await {
-                Digest::Covered(rows, outcome) => {
-                    self.record_mail(&rows, outcome, Some(&user)).await
-                }
-                Digest::Later => {}
-            }
-        }
-    }
-
-    /// A verification code, to the address it was made for while that code
-    /// is still the one waiting there and may still be used.
-    async fn mail_code(&self, delivery: &DeliveryRow) -> Mailed {
-        let Some(email) = self.outbox.email.clone() else {
-            return Mailed::Off;
-        };
-        let payload: serde_json::Value =
-            serde_json::from_str(&delivery.payload).unwrap_or_default();
-        let (Some(address), Some(code)) = (payload["address"].as_str(), payload["code"].as_str())
-        else {
-            return Mailed::Gone;
-        };
-        let user = delivery.user_id.clone();
-        let found = db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
-            Ok(email_store::find(conn, &user)?)
-        })
-        .await;
-        let current = match found {
-            Ok(Some(row)) => row,
-            Ok(None) => return Mailed::Gone,
-            Err(error) => return Mailed::Failed(transient(error.to_string())),
-        };
-        let now = self.clock.now();
-        let usable = current.verified_at.is_none()
-            && current.address_key == address.to_ascii_lowercase()
-            && current.code_hash.as_deref() == Some(super::email::code_hash(code).as_str())
-            && current
-                .code_sent_at
-                .is_some_and(|at| from_db_time(at) + super::email::CODE_TTL > now);
-        if !usable {
-            return Mailed::Gone;
-        }
-        let mail = Mail {
-            to: address.to_owned(),
-            subject: format!("Your Stratego code: {code}"),
-            text: format!(
-                "Your code is {code}.\n\nSend it with POST /api/v1/me/email/verify to \
-                 confirm this address; it can be used for an hour.\n\nIf you did not ask \
-                 for it, ignore this message: nothing will be sent here.\n"
-            ),
-            unsubscribe: None,
-        };
-        match email.mailer.send(&mail).await {
-            Ok(()) => Mailed::Sent,
-            Err(error) => Mailed::Failed(error),
-        }
-    }
-
-    /// The digest of `user`: the claimed deliveries, and every other of
-    /// theirs waiting for its day. Only the process that takes the
-    /// player's digest lease sends it; the others leave their claims to it.
-    async fn mail_digest(&self, user: &str, claimed: Vec<DeliveryRow>) -> Digest {
-        let Some(email) = self.outbox.email.clone() else {
-            return Digest::Covered(claimed, Mailed::Off);
-        };
-        let now = self.clock.now();
-        let notices: Vec<Notice> = claimed
-            .iter()
-            .filter_map(|d| serde_json::from_str(&d.payload).ok())
-            .collect();
-        let urgent = notices.iter().any(|n| digest::urgent(n, now));
-        let lease_until = to_db_time(now + LEASE);
-        let taken = {
-            let user = user.to_owned();
-            // Each claimed delivery, and when it may go if not now.
-            let planned: Vec<(String, Option<Notice>)> = claimed
-                .iter()
-                .map(|d| (d.id.clone(), serde_json::from_str(&d.payload).ok()))
-                .collect();
-            db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
-                let Some(row) = email_store::find(conn, &user)?.filter(|r| r.verified_at.is_some())
-                else {
-                    return Ok(None);
-                };
-                let at = to_db_time(now);
-                let lease = to_db_time(now + DIGEST_LEASE);
-                if !email_store::take_digest_lease(conn, &user, at, lease)? {
-                    // Another process is sending this player's digest and
-                    // takes these along, or leaves them for the next.
-                    let back = row.digest_lease_until.unwrap_or(lease_until);
-                    for (id, _) in &planned {
-                        store::postpone(conn, id, back)?;
-                    }
-                    return Ok(Some(None));
-                }
-                let last = row.last_digest_at.map(from_db_time);
-                if !urgent && last.is_some_and(|last| last + digest::DIGEST_EVERY > now) {
-                    // A digest went out since these were planned (by
-                    // another process): they wait for their day.
-                    for (id, notice) in &planned {
-                        let next = match notice {
-                            Some(notice) => digest::due(notice, last, now),
-                            None => last.map_or(now, |last| last + digest::DIGEST_EVERY),
-                        };
-                        store::postpone(conn, id, to_db_time(next))?;
-                    }
-                    email_store::digest_done(conn, &user, None)?;
-                    return Ok(Some(None));
-                }
-                let backlog = store::claim_email_backlog(conn, &user, lease_until)?;
-                let preferences = channel_store::preferences(conn, &user)?;
-                Ok(Some(Some((row, backlog, preferences))))
-            })
-            .await
-        };
-        let (address, backlog, preferences) = match taken {
-            Ok(Some(Some(taken))) => taken,
-            Ok(Some(None)) => return Digest::Later,
-            Ok(None) => return Digest::Covered(claimed, Mailed::Gone),
-            Err(error) => {
-                return Digest::Covered(claimed, Mailed::Failed(transient(error.to_string())))
-            }
-        };
-        let mut rows = claimed;
-        rows.extend(backlog);
-        // What the player's preferences send by e-mail now: they may have
-        // changed since the deliveries were planned.
-        let preferences = Preferences::from_stored(preferences.as_deref());
-        let emailed = |event: NotifyEvent| preferences.allows(event, Channel::Email);
-        let notices: Vec<Notice> = rows
-            .iter()
-            .filter_map(|d| serde_json::from_str::<Notice>(&d.payload).ok())
-            .filter(|n| NotifyEvent::from_name(&n.kind).is_some_and(emailed))
-            .collect();
-        let over: Vec<Uuid> = notices
-            .iter()
-            .filter(|n| n.kind == NotifyEvent::GameOver.name())
-            .filter_map(|n| n.data.game_id)
-            .collect();
-        let context = {
-            let user = user.to_owned();
-            db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
-                Ok(digest_context(conn, &user, &over)?)
-            })
-            .await
-        };
-        let (username, mut waiting, seats) = match context {
-            Ok(context) => context,
-            Err(error) => {
-                return Digest::Covered(rows, Mailed::Failed(transient(error.to_string())))
-            }
-        };
-        if !emailed(NotifyEvent::YourMove) {
-            waiting.clear();
-        }
-        let unsubscribe = email.unsubscribe_url(user, &address.address);
-        let Some(composed) = digest::compose(&username, &waiting, &notices, &seats, &unsubscribe)
-        else {
-            return Digest::Covered(rows, Mailed::Nothing);
-        };
-        let mail = Mail {
-            to: address.address.clone(),
-            subject: composed.subject,
-            text: composed.text,
-            unsubscribe: Some(unsubscribe),
-        };
-        let outcome = match email.mailer.send(&mail).await {
-            Ok(()) => Mailed::Sent,
-            Err(error) => Mailed::Failed(error),
-        };
-        Digest::Covered(rows, outcome)
-    }
-
-    /// Records what came of e-mail deliveries `rows`. `digest`: they were
-    /// the digest of that player, whose lease is given back; a digest sent
-    /// starts the player's next day, and one the relay refused for good
-    /// unverifies the address.
-    async fn record_mail(&self, rows: &[DeliveryRow], outcome: Mailed, digest: Option<&str>) {
-        let now = self.clock.now();
-        let rows: Vec<(String, i32)> = rows.iter().map(|d| (d.id.clone(), d.attempts)).collect();
-        let digest = digest.map(str::to_owned);
-        let recorded = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
-            let at = to_db_time(now);
-            for (id, attempts) in &rows {
-                let attempt = match &outcome {
-                    Mailed::Sent => finished(delivery_state::DELIVERED, at, None, None),
-                    Mailed::Nothing => finished(
-                        delivery_state::DELIVERED,
-                        at,
-                        None,
-                        Some("nothing left to tell"),
-                    ),
-                    Mailed::Gone => finished(
-                        delivery_state::FAILED,
-                        at,
-                        None,
-                        Some("its address is gone"),
-                    ),
-                    Mailed::Off => {
-                        finished(delivery_state::FAILED, at, None, Some("e-mail is off"))
-                    }
-                    Mailed::Failed(error) => {
-                        let status = error.code.map(i32::from);
-                        let retry = (!error.permanent)
-                            .then(|| next_attempt(now, *attempts, None))
-                            .flatten();
-                        match retry {
-                            Some(next) => Attempted {
-                                state: delivery_state::PENDING,
-                                next_attempt_at: to_db_time(next),
-                                status,
-                                error: Some(&error.message),
-                                finished_at: None,
-                            },
-                            None => {
-                                finished(delivery_state::FAILED, at, status, Some(&error.message))
-                            }
-                        }
-                    }
-                };
-                store::record_attempt(conn, id, &attempt)?;
-            }
-            if let Some(user) = &digest {
-                let sent = matches!(outcome, Mailed::Sent).then_some(at);
-                email_store::digest_done(conn, user, sent)?;
-                if matches!(&outcome, Mailed::Failed(error) if error.permanent) {
-                    email_store::unverify(conn, user)?;
-                }
-            }
-            Ok(())
-        })
-        .await;
-        if let Err(error) = recorded {
-            tracing::warn!(%error, "e-mail outcome not recorded");
         }
     }
 
@@ -544,6 +307,7 @@ impl Worker {
         let sent = super::push::send(
             &self.sender,
             &vapid,
+            &self.tokens,
             &self.outbox.vapid_subject,
             &subscription,
             delivery,
@@ -553,74 +317,15 @@ impl Worker {
         Ok(Target::Push(subscription.id, sent))
     }
 
-    async fn record(&self, delivery: &DeliveryRow, target: Target) -> Result<(), NotifyError> {
+    /// Records what came of the deliveries of one pass, in one write.
+    async fn record_all(&self, outcomes: Vec<(String, i32, Target)>) -> Result<(), NotifyError> {
+        if outcomes.is_empty() {
+            return Ok(());
+        }
         let now = self.clock.now();
-        let id = delivery.id.clone();
-        let attempts = delivery.attempts;
         db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
-            let at = to_db_time(now);
-            let done = |state, status, error| finished(state, at, status, error);
-            let (sent, hook) = match &target {
-                Target::Gone => {
-                    let gone = done(delivery_state::FAILED, None, Some("its target is gone"));
-                    return Ok(store::record_attempt(conn, &id, &gone)?);
-                }
-                Target::Disabled => {
-                    let off = done(delivery_state::FAILED, None, Some("its target is off"));
-                    return Ok(store::record_attempt(conn, &id, &off)?);
-                }
-                Target::Webhook(hook, sent) => (sent, Some(hook)),
-                Target::Push(_, sent) => (sent, None),
-            };
-            let status = sent.status.map(i32::from);
-            if sent.error.is_none() {
-                store::record_attempt(conn, &id, &done(delivery_state::DELIVERED, status, None))?;
-                if let Some(hook) = hook {
-                    channel_store::webhook_outcome(conn, hook, true, i32::MAX, "")?;
-                }
-                return Ok(());
-            }
-            let error = sent.error.as_deref();
-            if let Target::Push(subscription, _) = &target {
-                // The push service says this subscription is no more.
-                if matches!(sent.status, Some(404 | 410)) {
-                    channel_store::delete_push(conn, None, subscription)?;
-                    return Ok(());
-                }
-            }
-            let retried = retryable(&target, sent)
-                .then(|| next_attempt(now, attempts, sent.retry_after))
-                .flatten();
-            match retried {
-                Some(at) => store::record_attempt(
-                    conn,
-                    &id,
-                    &Attempted {
-                        state: delivery_state::PENDING,
-                        next_attempt_at: to_db_time(at),
-                        status,
-                        error,
-                        finished_at: None,
-                    },
-                )?,
-                None => {
-                    store::record_attempt(conn, &id, &done(delivery_state::FAILED, status, error))?
-                }
-            }
-            if let Some(hook) = hook {
-                // A delivery that failed for good disables its webhook.
-                let exhausted = retried.is_none();
-                let reason = format!(
-                    "deliveries failed for about a day (last: {})",
-                    error.unwrap_or("no answer")
-                );
-                channel_store::webhook_outcome(
-                    conn,
-                    hook,
-                    false,
-                    if exhausted { 0 } else { i32::MAX },
-                    &reason,
-                )?;
+            for (id, attempts, target) in &outcomes {
+                record_one(conn, id, *attempts, target, now)?;
             }
             Ok(())
         })
@@ -629,91 +334,6 @@ impl Worker {
 }
 
 /// What came of an e-mail.
-/// What became of a player's digest deliveries.
-enum Digest {
-    /// These deliveries were dealt with: record the outcome.
-    Covered(Vec<DeliveryRow>, Mailed),
-    /// Put back for later (another process sends, or the day is not over).
-    Later,
-}
-
-enum Mailed {
-    Sent,
-    /// A digest with nothing left to tell (the games moved on): not sent.
-    Nothing,
-    /// Its address was removed or changed meanwhile.
-    Gone,
-    /// E-mail is not configured on this server (any more).
-    Off,
-    Failed(MailError),
-}
-
-fn transient(message: String) -> MailError {
-    MailError {
-        permanent: false,
-        code: None,
-        message,
-    }
-}
-
-/// What a digest needs from the database: the player's name, the games
-/// waiting for them (at most [`WAITING_LISTED`]), and their color in the
-/// games named by `over`.
-#[allow(clippy::type_complexity)]
-fn digest_context(
-    conn: &mut crate::db::DbConnection,
-    user: &str,
-    over: &[Uuid],
-) -> Result<(String, Vec<digest::Waiting>, HashMap<Uuid, String>), diesel::result::Error> {
-    let username = users::find_by_id(conn, user)?
-        .map(|u| u.username)
-        .unwrap_or_default();
-    let filter = games_store::ListFilter {
-        status: None,
-        mine: None,
-        my_turn: Some(user.to_owned()),
-        order: games_store::ListOrder::Newest,
-        after: None,
-        limit: WAITING_LISTED,
-    };
-    let mut waiting = Vec::new();
-    for game in games_store::list(conn, &filter)? {
-        let Ok(game_id) = Uuid::parse_str(&game.id) else {
-            continue;
-        };
-        let brief = store::game_brief(conn, &game.id)?;
-        let opponent = brief.and_then(|b| {
-            if b.red_user_id.as_deref() == Some(user) {
-                b.blue_name
-            } else {
-                b.red_name
-            }
-        });
-        waiting.push(digest::Waiting {
-            game_id,
-            opponent,
-            deadline: game.deadline.map(from_db_time),
-            setup: game.status == games_store::status::SETUP,
-        });
-    }
-    waiting.sort_by_key(|w| (w.deadline.is_none(), w.deadline));
-    let mut seats = HashMap::new();
-    for game in over {
-        if let Some(brief) = store::game_brief(conn, &game.to_string())? {
-            let seat = match (brief.red_user_id.as_deref(), brief.blue_user_id.as_deref()) {
-                (Some(red), _) if red == user => "red",
-                (_, Some(blue)) if blue == user => "blue",
-                _ => continue,
-            };
-            seats.insert(*game, seat.to_owned());
-        }
-    }
-    Ok((username, waiting, seats))
-}
-
-/// Games listed in one digest.
-const WAITING_LISTED: i64 = 100;
-
 /// The last attempt of a delivery, made at `at`.
 fn finished<'a>(
     state: &'static str,
@@ -738,6 +358,79 @@ enum Target {
     Disabled,
     Webhook(String, Sent),
     Push(String, Sent),
+}
+
+/// Records what came of one delivery (`id`, tried `attempts` times).
+fn record_one(
+    conn: &mut crate::db::DbConnection,
+    id: &str,
+    attempts: i32,
+    target: &Target,
+    now: DateTime<Utc>,
+) -> Result<(), NotifyError> {
+    let at = to_db_time(now);
+    let done = |state, status, error| finished(state, at, status, error);
+    let (sent, hook) = match target {
+        Target::Gone => {
+            let gone = done(delivery_state::FAILED, None, Some("its target is gone"));
+            return Ok(store::record_attempt(conn, id, &gone)?);
+        }
+        Target::Disabled => {
+            let off = done(delivery_state::FAILED, None, Some("its target is off"));
+            return Ok(store::record_attempt(conn, id, &off)?);
+        }
+        Target::Webhook(hook, sent) => (sent, Some(hook)),
+        Target::Push(_, sent) => (sent, None),
+    };
+    let status = sent.status.map(i32::from);
+    if sent.error.is_none() {
+        store::record_attempt(conn, id, &done(delivery_state::DELIVERED, status, None))?;
+        if let Some(hook) = hook {
+            channel_store::webhook_outcome(conn, hook, true, i32::MAX, "")?;
+        }
+        return Ok(());
+    }
+    let error = sent.error.as_deref();
+    if let Target::Push(subscription, _) = target {
+        // The push service says this subscription is no more.
+        if matches!(sent.status, Some(404 | 410)) {
+            channel_store::delete_push(conn, None, subscription)?;
+            return Ok(());
+        }
+    }
+    let retried = retryable(target, sent)
+        .then(|| next_attempt(now, attempts, sent.retry_after))
+        .flatten();
+    match retried {
+        Some(at) => store::record_attempt(
+            conn,
+            id,
+            &Attempted {
+                state: delivery_state::PENDING,
+                next_attempt_at: to_db_time(at),
+                status,
+                error,
+                finished_at: None,
+            },
+        )?,
+        None => store::record_attempt(conn, id, &done(delivery_state::FAILED, status, error))?,
+    }
+    if let Some(hook) = hook {
+        // A delivery that failed for good disables its webhook.
+        let exhausted = retried.is_none();
+        let reason = format!(
+            "deliveries failed for about a day (last: {})",
+            error.unwrap_or("no answer")
+        );
+        channel_store::webhook_outcome(
+            conn,
+            hook,
+            false,
+            if exhausted { 0 } else { i32::MAX },
+            &reason,
+        )?;
+    }
+    Ok(())
 }
 
 /// Whether a failed attempt is worth another: to a webhook, any failure;

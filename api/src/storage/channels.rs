@@ -190,13 +190,21 @@ pub fn webhook_outcome(
 ) -> QueryResult<bool> {
     use webhook_state::{ACTIVE, DISABLED};
     if succeeded {
-        diesel::update(webhooks::table.find(id))
-            .set((
-                webhooks::consecutive_failures.eq(0),
-                webhooks::state.eq(ACTIVE),
-                webhooks::disabled_reason.eq(None::<String>),
-            ))
-            .execute(conn)?;
+        // Only a webhook that had failed changes (most answers find it
+        // active with no failures, and write nothing).
+        diesel::update(
+            webhooks::table.find(id).filter(
+                webhooks::consecutive_failures
+                    .ne(0)
+                    .or(webhooks::state.ne(ACTIVE)),
+            ),
+        )
+        .set((
+            webhooks::consecutive_failures.eq(0),
+            webhooks::state.eq(ACTIVE),
+            webhooks::disabled_reason.eq(None::<String>),
+        ))
+        .execute(conn)?;
         return Ok(false);
     }
     diesel::update(webhooks::table.find(id))
