@@ -98,15 +98,17 @@ fn unsubscribe_token(key: &[u8; 32], user: &str, address: &str) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-fn unsubscribe_tag(key: &[u8; 32], user: &Uuid, address: &str) -> [u8; 32] {
-    let mut mac = match <Hmac<Sha256> as KeyInit>::new_from_slice(key) {
-        Ok(mac) => mac,
-        // HMAC takes a key of any length.
-        Err(_) => return [0; 32],
-    };
+/// The HMAC of an unsubscribe token, over `user` and `address`.
+fn unsubscribe_mac(key: &[u8; 32], user: &Uuid, address: &str) -> Option<Hmac<Sha256>> {
+    // HMAC takes a key of any length: this never fails.
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).ok()?;
     mac.update(user.as_bytes());
     mac.update(address.to_ascii_lowercase().as_bytes());
-    mac.finalize().into_bytes().into()
+    Some(mac)
+}
+
+fn unsubscribe_tag(key: &[u8; 32], user: &Uuid, address: &str) -> [u8; 32] {
+    unsubscribe_mac(key, user, address).map_or([0; 32], |mac| mac.finalize().into_bytes().into())
 }
 
 /// Your e-mail address, as you see it.
@@ -146,8 +148,25 @@ impl EmailState {
     }
 }
 
+/// Whether `code`, made for `address`, is still the code waiting at the
+/// player's address (`row`) and may still be used at `now`.
+pub(crate) fn code_is_current(
+    row: &EmailRow,
+    address: &str,
+    code: &str,
+    now: DateTime<Utc>,
+) -> bool {
+    row.verified_at.is_none()
+        && row.address_key == address.to_ascii_lowercase()
+        && row.code_hash.as_deref() == Some(code_hash(code).as_str())
+        && row.code_attempts < MAX_CODE_ATTEMPTS
+        && row
+            .code_sent_at
+            .is_some_and(|at| from_db_time(at) + CODE_TTL > now)
+}
+
 /// What is kept of a code: base64url of its SHA-256.
-pub(crate) fn code_hash(code: &str) -> String {
+fn code_hash(code: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(code.as_bytes()))
 }
 
@@ -372,15 +391,10 @@ fn token_owner(
     let (user, tag) = decoded.ok_or_else(invalid)?;
     let id = user.to_string();
     let row = store::find(conn, &id)?.ok_or_else(invalid)?;
-    let expected = unsubscribe_tag(key, &user, &row.address);
-    // Compared in constant time.
-    let difference = expected[..16]
-        .iter()
-        .zip(&tag)
-        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
-    if difference != 0 {
-        return Err(invalid());
-    }
+    // Compared in constant time, as the token carries it (the left half).
+    unsubscribe_mac(key, &user, &row.address)
+        .and_then(|mac| mac.verify_truncated_left(&tag).ok())
+        .ok_or_else(invalid)?;
     Ok(id)
 }
 

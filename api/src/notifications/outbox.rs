@@ -216,7 +216,11 @@ impl Worker {
                 .push(delivery);
         }
         let sends = other.into_iter().map(|d| self.deliver(d));
-        let mails = by_player.into_values().map(|rows| self.mail(rows));
+        // (Only a process with e-mail claims e-mail: `claim_due`.)
+        let email = self.outbox.email.clone();
+        let mails = by_player
+            .into_values()
+            .filter_map(|rows| Some(self.mail(email.as_deref()?, rows)));
         let (sent, _) = futures_util::future::join(join_all(sends), join_all(mails)).await;
         let outcomes: Vec<_> = sent.into_iter().flatten().collect();
         let count = outcomes.len();
@@ -239,7 +243,8 @@ impl Worker {
         Ok(())
     }
 
-    /// Sends one claimed delivery and records what came of it.
+    /// Sends one claimed delivery; `None` if it could not be tried (its
+    /// lease runs out and it is tried again).
     async fn deliver(&self, delivery: DeliveryRow) -> Option<(String, i32, Target)> {
         let result = match (&delivery.webhook_id, &delivery.push_subscription_id) {
             (Some(hook), _) => self.to_webhook(&delivery, hook).await,

@@ -9,7 +9,8 @@ use lettre::message::Mailbox;
 use lettre::transport::smtp::Error as SmtpError;
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-/// The longest one SMTP exchange may take.
+/// The longest each step of an SMTP exchange (connecting, a command and
+/// its reply) may take.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// The longest address accepted (RFC 5321's path limit).
 pub const MAX_ADDRESS_LEN: usize = 254;

@@ -10,6 +10,7 @@ use uuid::Uuid;
 use super::{finished, next_attempt, Worker, LEASE};
 use crate::db;
 use crate::notifications::digest;
+use crate::notifications::email::{code_is_current, EmailSettings};
 use crate::notifications::notice::Notice;
 use crate::notifications::preferences::{Channel, NotifyEvent, Preferences};
 use crate::notifications::NotifyError;
@@ -28,15 +29,15 @@ const DIGEST_LEASE: Duration = Duration::minutes(5);
 impl Worker {
     /// Sends the claimed e-mail deliveries of one player: each code on its
     /// own, everything else as one digest.
-    pub(super) async fn mail(&self, rows: Vec<DeliveryRow>) {
+    pub(super) async fn mail(&self, email: &EmailSettings, rows: Vec<DeliveryRow>) {
         let (codes, digest): (Vec<_>, Vec<_>) =
             rows.into_iter().partition(|d| d.event == EMAIL_CODE);
         for code in codes {
-            let outcome = self.mail_code(&code).await;
+            let outcome = self.mail_code(email, &code).await;
             self.record_mail(&[code], outcome, None).await;
         }
         if let Some(user) = digest.first().map(|d| d.user_id.clone()) {
-            match self.mail_digest(&user, digest).await {
+            match self.mail_digest(email, &user, digest).await {
                 Digest::Covered(rows, outcome) => {
                     self.record_mail(&rows, outcome, Some(&user)).await
                 }
@@ -47,10 +48,7 @@ impl Worker {
 
     /// A verification code, to the address it was made for while that code
     /// is still the one waiting there and may still be used.
-    async fn mail_code(&self, delivery: &DeliveryRow) -> Mailed {
-        let Some(email) = self.outbox.email.clone() else {
-            return Mailed::Off;
-        };
+    async fn mail_code(&self, email: &EmailSettings, delivery: &DeliveryRow) -> Mailed {
         let payload: serde_json::Value =
             serde_json::from_str(&delivery.payload).unwrap_or_default();
         let (Some(address), Some(code)) = (payload["address"].as_str(), payload["code"].as_str())
@@ -67,15 +65,7 @@ impl Worker {
             Ok(None) => return Mailed::Gone,
             Err(error) => return Mailed::Failed(transient(error.to_string())),
         };
-        let now = self.clock.now();
-        let usable = current.verified_at.is_none()
-            && current.address_key == address.to_ascii_lowercase()
-            && current.code_hash.as_deref()
-                == Some(crate::notifications::email::code_hash(code).as_str())
-            && current
-                .code_sent_at
-                .is_some_and(|at| from_db_time(at) + crate::notifications::email::CODE_TTL > now);
-        if !usable {
+        if !code_is_current(&current, address, code, self.clock.now()) {
             return Mailed::Gone;
         }
         let mail = Mail {
@@ -97,24 +87,25 @@ impl Worker {
     /// The digest of `user`: the claimed deliveries, and every other of
     /// theirs waiting for its day. Only the process that takes the
     /// player's digest lease sends it; the others leave their claims to it.
-    async fn mail_digest(&self, user: &str, claimed: Vec<DeliveryRow>) -> Digest {
-        let Some(email) = self.outbox.email.clone() else {
-            return Digest::Covered(claimed, Mailed::Off);
-        };
+    async fn mail_digest(
+        &self,
+        email: &EmailSettings,
+        user: &str,
+        claimed: Vec<DeliveryRow>,
+    ) -> Digest {
         let now = self.clock.now();
-        let notices: Vec<Notice> = claimed
+        // Each claimed delivery, with what it tells (for when it may go).
+        let planned: Vec<(String, Option<Notice>)> = claimed
             .iter()
-            .filter_map(|d| serde_json::from_str(&d.payload).ok())
+            .map(|d| (d.id.clone(), serde_json::from_str(&d.payload).ok()))
             .collect();
-        let urgent = notices.iter().any(|n| digest::urgent(n, now));
+        let urgent = planned
+            .iter()
+            .filter_map(|(_, notice)| notice.as_ref())
+            .any(|n| digest::urgent(n, now));
         let lease_until = to_db_time(now + LEASE);
         let taken = {
             let user = user.to_owned();
-            // Each claimed delivery, and when it may go if not now.
-            let planned: Vec<(String, Option<Notice>)> = claimed
-                .iter()
-                .map(|d| (d.id.clone(), serde_json::from_str(&d.payload).ok()))
-                .collect();
             db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
                 let Some(row) = email_store::find(conn, &user)?.filter(|r| r.verified_at.is_some())
                 else {
@@ -234,9 +225,6 @@ impl Worker {
                         None,
                         Some("its address is gone"),
                     ),
-                    Mailed::Off => {
-                        finished(delivery_state::FAILED, at, None, Some("e-mail is off"))
-                    }
                     Mailed::Failed(error) => {
                         let status = error.code.map(i32::from);
                         let retry = (!error.permanent)
@@ -288,8 +276,6 @@ enum Mailed {
     Nothing,
     /// Its address was removed or changed meanwhile.
     Gone,
-    /// E-mail is not configured on this server (any more).
-    Off,
     Failed(MailError),
 }
 
