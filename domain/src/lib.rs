@@ -1,6 +1,7 @@
 //! Stratego, and nothing else: board, pieces, variants, rules, setups, the
 //! game with every rule of docs/rules.md, per-viewer
-//! views, serialization and the Gravon board string. No I/O, no async.
+//! views, serialization, the Gravon board string and the arithmetic of
+//! correspondence clocks. No I/O, no async.
 //!
 //! The shape follows shakmaty: an unvalidated [`Placement`] becomes a
 //! validated [`Setup`]; two setups start a [`Game`]; every change goes
@@ -23,6 +24,7 @@ mod rules;
 mod setup;
 mod square;
 mod state;
+pub mod time_control;
 mod variant;
 mod view;
 
@@ -39,5 +41,6 @@ pub use rules::{Rules, RulesError, PLY_CAP_RANGE, TWO_SQUARE_LIMIT_RANGE};
 pub use setup::{Placement, Setup, SetupProblem, SetupProblems, SetupView, Setups};
 pub use square::{ParseSquareError, Square, SquareName, LAKES};
 pub use state::{StateError, FORMAT_VERSION};
+pub use time_control::{Clocks, Running, TimeControl, TimeControlError};
 pub use variant::{ParseVariantError, Variant};
 pub use view::{ByColor, Captured, PieceView, Seal, View, Viewer};

@@ -33,7 +33,7 @@ impl Viewer {
 }
 
 /// A pair of values, one per color, serialized as `{"red": .., "blue": ..}`.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub struct ByColor<T> {
     pub red: T,
     pub blue: T,
@@ -45,6 +45,14 @@ impl<T> ByColor<T> {
         match color {
             Color::Red => &self.red,
             Color::Blue => &self.blue,
+        }
+    }
+
+    /// The value for `color`, to change it.
+    pub fn get_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::Red => &mut self.red,
+            Color::Blue => &mut self.blue,
         }
     }
 }
