@@ -64,6 +64,11 @@ diesel::table! {
         red_name -> Nullable<Text>,
         blue_name -> Nullable<Text>,
         challenged_name -> Nullable<Text>,
+        /// The game's time control, JSON (null: `per_move` of
+        /// `days_per_move` days, a game from before time controls).
+        time_control -> Nullable<Text>,
+        /// Both players' clocks, JSON (null before the setup phase).
+        clocks -> Nullable<Text>,
     }
 }
 

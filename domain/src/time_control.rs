@@ -276,6 +276,12 @@ impl Clocks {
         now: i64,
     ) {
         self.rebase(running, now);
+        self.credit_move(control, color, moves_made);
+    }
+
+    /// Credits `color`, whose clock was just charged ([`Clocks::rebase`]),
+    /// for their `moves_made`-th move.
+    pub fn credit_move(&mut self, control: &TimeControl, color: Color, moves_made: u32) {
         let left = self.left.get_mut(color);
         *left = control.after_move(*left, moves_made);
     }
@@ -283,6 +289,11 @@ impl Clocks {
     /// `color` placed their setup at `now`.
     pub fn set_up(&mut self, control: &TimeControl, color: Color, running: &Running, now: i64) {
         self.rebase(running, now);
+        self.credit_setup(control, color);
+    }
+
+    /// Credits `color`, whose clock was just charged, for placing a setup.
+    pub fn credit_setup(&mut self, control: &TimeControl, color: Color) {
         let left = self.left.get_mut(color);
         *left = control.after_setup(*left);
     }

@@ -6,16 +6,18 @@
 
 use chrono::{DateTime, Utc};
 use domain::{
-    ByColor, Captured, Color, GameResult, Move, MoveView, PieceView, Rules, Variant, Viewer,
+    ByColor, Captured, Color, GameResult, Move, MoveView, PieceView, Rules, TimeControl, Variant,
+    Viewer,
 };
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::clocks::{ClocksView, LiveClocks};
 use super::docs::{
     CapturedDoc, ColorDoc, GameResultDoc, MoveDoc, MoveViewDoc, PieceViewDoc, RulesViewDoc,
-    VariantDoc,
+    TimeControlDoc, VariantDoc,
 };
 use super::record::GameRecord;
 use super::record::Status;
@@ -97,11 +99,6 @@ pub struct GameView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Vec<MoveDoc>)]
     pub legal_moves: Option<Vec<Move>>,
-    /// When the current move (or the setup phase) must be done by; the
-    /// player who misses it loses (a missing setup aborts the game);
-    /// `null` while waiting for an opponent and once the game is over.
-    #[schema(required = true)]
-    pub deadline: Option<DateTime<Utc>>,
     /// How the game ended; `null` until it is finished.
     #[schema(value_type = Option<GameResultDoc>, required = true)]
     pub result: Option<GameResult>,
@@ -109,7 +106,12 @@ pub struct GameView {
     /// The color with a pending draw offer; `null` when there is none.
     #[schema(value_type = Option<ColorDoc>, required = true)]
     pub draw_offer: Option<Color>,
+    /// The time a move is given, in whole days: the days of `per_move`;
+    /// for the other time controls, what they give a move on average
+    /// (`time_control` says exactly).
     pub days_per_move: i32,
+    #[schema(value_type = TimeControlDoc)]
+    pub time_control: TimeControl,
     /// Whether the game counts for ratings (docs/ratings.md).
     pub rated: bool,
     pub creator: PlayerRef,
@@ -121,6 +123,18 @@ pub struct GameView {
     pub plies_without_battle: u32,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// When the player to move (in the setup phase: the first player
+    /// still to place a setup) runs out of time and loses (a missing setup
+    /// aborts the game); `null` while waiting for an opponent, while that
+    /// player is on vacation, and once the game is over. As of this
+    /// answer; the same version of the game may be answered later with
+    /// another (docs/lifecycle.md, "Clocks").
+    #[schema(required = true)]
+    pub deadline: Option<DateTime<Utc>>,
+    /// Both players' clocks as of this answer; `null` before the setup
+    /// phase. Written last, after `deadline`.
+    #[schema(required = true)]
+    pub clocks: Option<ClocksView>,
 }
 
 /// A game in a list: public facts only, no board.
@@ -142,10 +156,14 @@ pub struct GameSummary {
     /// The user a challenge is addressed to (`null`: an open seat).
     #[schema(required = true)]
     pub opponent: Option<PlayerRef>,
+    /// As in the game's view: whole days a move is given.
     pub days_per_move: i32,
+    #[schema(value_type = TimeControlDoc)]
+    pub time_control: TimeControl,
     /// Whether the game counts for ratings (docs/ratings.md).
     pub rated: bool,
-    /// When the current move (or the setup phase) must be done by.
+    /// As in the game's view: when the player to move runs out of time
+    /// (`null` while on vacation), as of this answer.
     #[schema(required = true)]
     pub deadline: Option<DateTime<Utc>>,
     /// How the game ended; `null` until it is finished.
@@ -199,9 +217,15 @@ fn setup_done(record: &GameRecord) -> SetupDone {
     }
 }
 
-/// The caller's view of the game.
-pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> GameView {
+/// The caller's view of the game at `now`.
+pub fn game_view(
+    record: &GameRecord,
+    names: &Names,
+    user: Option<Uuid>,
+    now: DateTime<Utc>,
+) -> GameView {
     let you = user.and_then(|u| record.color_of(u));
+    let clocks = LiveClocks::of_record(record).at(now);
     let mut view = GameView {
         id: record.id,
         variant: record.variant,
@@ -216,11 +240,11 @@ pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> Game
         captured: ByColor::default(),
         last_move: None,
         legal_moves: None,
-        deadline: record.deadline,
         result: None,
         setup_done: setup_done(record),
         draw_offer: None,
-        days_per_move: record.days_per_move,
+        days_per_move: days_per_move(record),
+        time_control: record.time_control,
         rated: record.rated,
         creator: player_ref(names, record.creator),
         opponent: record.challenged.map(|u| player_ref(names, u)),
@@ -228,6 +252,8 @@ pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> Game
         plies_without_battle: 0,
         created_at: record.created_at,
         updated_at: record.updated_at,
+        deadline: clocks.deadline,
+        clocks: clocks.clocks,
     };
     match record.game() {
         Some(game) => {
@@ -251,7 +277,12 @@ pub fn game_view(record: &GameRecord, names: &Names, user: Option<Uuid>) -> Game
     view
 }
 
-pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
+fn days_per_move(record: &GameRecord) -> i32 {
+    i32::try_from(record.time_control.days_per_move()).unwrap_or(i32::MAX)
+}
+
+/// A game in a list, at `now`.
+pub fn summary(record: &GameRecord, names: &Names, now: DateTime<Utc>) -> GameSummary {
     GameSummary {
         id: record.id,
         variant: record.variant,
@@ -263,9 +294,10 @@ pub fn summary(record: &GameRecord, names: &Names) -> GameSummary {
         players: players(record, names),
         creator: player_ref(names, record.creator),
         opponent: record.challenged.map(|u| player_ref(names, u)),
-        days_per_move: record.days_per_move,
+        days_per_move: days_per_move(record),
+        time_control: record.time_control,
         rated: record.rated,
-        deadline: record.deadline,
+        deadline: LiveClocks::of_record(record).at(now).deadline,
         result: record.result(),
         setup_done: setup_done(record),
         created_at: record.created_at,

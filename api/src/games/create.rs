@@ -1,7 +1,7 @@
 //! `create`: a new game, as an open seat anyone may take or as a challenge
 //! to a named user (docs/lifecycle.md).
 
-use domain::Color;
+use domain::{Color, TimeControl};
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView};
@@ -25,7 +25,7 @@ pub async fn create(
 ) -> Result<Answered<GameView>, GameError> {
     // Refused from the request alone, the refusal is stored under its key
     // as every refusal is.
-    let (days, opponent) = match checked(&request) {
+    let (time_control, opponent) = match checked(&request) {
         Ok(checked) => checked,
         Err(refusal) => {
             return pipeline::refused_before(ctx, caller.id, idempotency.as_ref(), refusal).await
@@ -61,7 +61,7 @@ pub async fn create(
             creator,
             color,
             challenged,
-            days,
+            time_control,
             now,
         );
         store::insert(conn, &record.to_row()?)?;
@@ -79,7 +79,7 @@ pub async fn create(
             .into_iter()
             .collect();
         Ok(Change {
-            value: game_view(&record, &names, Some(creator)),
+            value: game_view(&record, &names, Some(creator), now),
             game_id,
             version: record.version,
             notices,
@@ -88,16 +88,9 @@ pub async fn create(
     .await
 }
 
-/// The request's days per move and opponent, or why they cannot be.
-fn checked(request: &CreateGameRequest) -> Result<(i32, Option<Username>), GameError> {
-    let days = request.days_per_move.unwrap_or(DEFAULT_DAYS_PER_MOVE);
-    if !DAYS_PER_MOVE.contains(&days) {
-        return Err(GameError::invalid(format!(
-            "days_per_move must be between {} and {}, not {days}",
-            DAYS_PER_MOVE.start(),
-            DAYS_PER_MOVE.end()
-        )));
-    }
+/// The request's time control and opponent, or why they cannot be.
+fn checked(request: &CreateGameRequest) -> Result<(TimeControl, Option<Username>), GameError> {
+    let time_control = time_control_of(request)?;
     request
         .rules
         .validate()
@@ -107,7 +100,37 @@ fn checked(request: &CreateGameRequest) -> Result<(i32, Option<Username>), GameE
         None => None,
         Some(name) => Some(Username::parse(name).ok_or_else(|| no_such_user(name))?),
     };
-    Ok((days, opponent))
+    Ok((time_control, opponent))
+}
+
+/// The time control the request asks for: `time_control`, or its
+/// shorthand `days_per_move` (not both), or `per_move` of the default days.
+fn time_control_of(request: &CreateGameRequest) -> Result<TimeControl, GameError> {
+    let control = match (request.time_control, request.days_per_move) {
+        (Some(_), Some(_)) => {
+            return Err(GameError::invalid(
+                "give time_control or its shorthand days_per_move, not both",
+            ))
+        }
+        (Some(control), None) => control,
+        (None, days) => {
+            let days = days.unwrap_or(DEFAULT_DAYS_PER_MOVE);
+            if !DAYS_PER_MOVE.contains(&days) {
+                return Err(GameError::invalid(format!(
+                    "days_per_move must be between {} and {}, not {days}",
+                    DAYS_PER_MOVE.start(),
+                    DAYS_PER_MOVE.end()
+                )));
+            }
+            TimeControl::PerMove {
+                days: u32::try_from(days).unwrap_or(1),
+            }
+        }
+    };
+    control
+        .validate()
+        .map_err(|e| GameError::invalid(format!("time_control: {e}")))?;
+    Ok(control)
 }
 
 fn no_such_user(name: &str) -> GameError {

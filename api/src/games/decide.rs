@@ -16,7 +16,7 @@ use super::error::GameError;
 use super::notices::{self, EventPayload, Notice};
 use super::pipeline::Actor;
 use super::play::MoveInput;
-use super::record::{GameRecord, Phase};
+use super::record::{ClockAct, GameRecord, Phase};
 
 /// Every change to an existing game. Who asks is the pipeline's
 /// [`Actor`]; the names are the caller's, for the notices.
@@ -89,16 +89,25 @@ pub fn decide(
             .user()
             .ok_or_else(|| GameError::internal("a player's command without its player"))
     };
-    match command {
-        Command::Join { name } => join(record, me()?, name, now),
+    let running = record.running();
+    let decision = match command {
+        Command::Join { name } => join(record, me()?, name),
         Command::Decline { name } => decline(record, me()?, name),
         Command::Abort { name } => abort(record, me()?, name),
-        Command::Setup(setup) => place_setup(record, me()?, setup, now),
-        Command::Move(input) => play(record, me()?, *input, now),
-        Command::InPlay(action) => in_play(record, me()?, *action, now),
-        Command::Leave { name } => leave(record, me()?, name, now),
-        Command::TimeOut => time_out(record, now),
-    }
+        Command::Setup(setup) => place_setup(record, me()?, setup),
+        Command::Move(input) => play(record, me()?, *input),
+        Command::InPlay(action) => in_play(record, me()?, *action),
+        Command::Leave { name } => leave(record, me()?, name),
+        Command::TimeOut => time_out(record),
+    }?;
+    let mine = || actor.user().and_then(|me| record.color_of(me));
+    let acted = match command {
+        Command::Move(_) => mine().map_or(ClockAct::Other, ClockAct::Moved),
+        Command::Setup(_) => mine().map_or(ClockAct::Other, ClockAct::SetUp),
+        _ => ClockAct::Other,
+    };
+    record.settle_clocks(&running, acted, now);
+    Ok(decision)
 }
 
 /// What the caller of `command` is answered, from the changed game, the
@@ -144,13 +153,9 @@ pub fn player_color(record: &GameRecord, user: Uuid, doing: &str) -> Result<Colo
         .ok_or_else(|| GameError::forbidden(format!("only the players of this game may {doing}")))
 }
 
-/// After an action in play: the phase (finished?), the next deadline, and
-/// who to tell. `moved`: the move just made, if it was one.
-fn after_play(
-    record: &mut GameRecord,
-    now: DateTime<Utc>,
-    moved: Option<&MoveRecord>,
-) -> Vec<Notice> {
+/// After an action in play: the phase (finished?), and who to tell.
+/// `moved`: the move just made, if it was one.
+fn after_play(record: &mut GameRecord, moved: Option<&MoveRecord>) -> Vec<Notice> {
     record.close_if_over();
     let Phase::Playing(game) = &record.phase else {
         return notices::game_finished(record);
@@ -169,17 +174,11 @@ fn after_play(
             },
         )
     });
-    record.deadline = Some(record.deadline_from(now));
     notice.into_iter().collect()
 }
 
 /// `me` (named `my_name`) takes a seat: the setup phase and its clock start.
-fn join(
-    record: &mut GameRecord,
-    me: Uuid,
-    my_name: &str,
-    now: DateTime<Utc>,
-) -> Result<Decision, GameError> {
+fn join(record: &mut GameRecord, me: Uuid, my_name: &str) -> Result<Decision, GameError> {
     if record.creator == me || record.color_of(me).is_some() {
         return Err(GameError::forbidden("you cannot join your own game"));
     }
@@ -202,7 +201,6 @@ fn join(
         return Err(GameError::wrong_phase("this game already has two players"));
     }
     record.phase = Phase::Setup;
-    record.deadline = Some(record.deadline_from(now));
     Ok(Decision::plain(vec![notices::opponent_joined(
         record, my_name,
     )]))
@@ -229,7 +227,6 @@ fn decline(record: &mut GameRecord, me: Uuid, my_name: &str) -> Result<Decision,
         )));
     }
     record.phase = Phase::Aborted;
-    record.deadline = None;
     Ok(Decision::plain(vec![Notice::new(
         record.creator,
         EventPayload::ChallengeDeclined {
@@ -252,7 +249,6 @@ fn abort(record: &mut GameRecord, me: Uuid, my_name: &str) -> Result<Decision, G
         }
     }
     record.phase = Phase::Aborted;
-    record.deadline = None;
     Ok(Decision::plain(notices::game_aborted(
         record,
         Some((me, my_name)),
@@ -264,7 +260,6 @@ fn place_setup(
     record: &mut GameRecord,
     me: Uuid,
     chosen: &ChosenSetup,
-    now: DateTime<Utc>,
 ) -> Result<Decision, GameError> {
     let color = player_color(record, me, "place a setup")?;
     match record.phase {
@@ -293,13 +288,12 @@ fn place_setup(
     let game = Game::new(record.variant, record.rules, red.clone(), blue.clone())
         .map_err(|e| GameError::internal(format!("starting game {}: {e}", record.id)))?;
     record.phase = Phase::Playing(Box::new(game));
-    record.deadline = Some(record.deadline_from(now));
     let mut notices: Vec<Notice> = record
         .players()
         .into_iter()
         .map(|u| Notice::new(u, EventPayload::GameStarted { game_id: record.id }))
         .collect();
-    let finished = after_play(record, now, None);
+    let finished = after_play(record, None);
     if finished.is_empty() {
         if let Some(red_user) = record.red {
             notices.push(Notice::new(
@@ -317,12 +311,7 @@ fn place_setup(
 }
 
 /// `me` makes the move `input`.
-fn play(
-    record: &mut GameRecord,
-    me: Uuid,
-    input: MoveInput,
-    now: DateTime<Utc>,
-) -> Result<Decision, GameError> {
+fn play(record: &mut GameRecord, me: Uuid, input: MoveInput) -> Result<Decision, GameError> {
     let color = player_color(record, me, "move")?;
     let game = match &mut record.phase {
         Phase::Playing(game) => game,
@@ -342,7 +331,7 @@ fn play(
     let moved = applied
         .record
         .ok_or_else(|| GameError::internal("a move without a record"))?;
-    let notices = after_play(record, now, Some(&moved));
+    let notices = after_play(record, Some(&moved));
     Ok(Decision {
         log: Some((color, action, Some(moved))),
         notices,
@@ -350,12 +339,7 @@ fn play(
 }
 
 /// Player `me` takes `action` (not a move) in a game in play.
-fn in_play(
-    record: &mut GameRecord,
-    me: Uuid,
-    action: Action,
-    now: DateTime<Utc>,
-) -> Result<Decision, GameError> {
+fn in_play(record: &mut GameRecord, me: Uuid, action: Action) -> Result<Decision, GameError> {
     let color = player_color(record, me, "do that")?;
     let game = match &mut record.phase {
         Phase::Playing(game) => game,
@@ -369,7 +353,7 @@ fn in_play(
         }
     };
     game.apply(color, action).map_err(GameError::Refused)?;
-    let mut notices = after_play(record, now, None);
+    let mut notices = after_play(record, None);
     if action == Action::OfferDraw {
         if let Some(other) = record.player(color.opponent()) {
             notices.push(Notice::new(
@@ -388,31 +372,26 @@ fn in_play(
 }
 
 /// The deleted account `me` (named `name`) leaves a game not yet over.
-fn leave(
-    record: &mut GameRecord,
-    me: Uuid,
-    name: &str,
-    now: DateTime<Utc>,
-) -> Result<Decision, GameError> {
+fn leave(record: &mut GameRecord, me: Uuid, name: &str) -> Result<Decision, GameError> {
     match record.phase {
         Phase::Finished(_) | Phase::Aborted => Err(GameError::wrong_phase("already over")),
         Phase::Waiting if record.color_of(me).is_none() => decline(record, me, name),
         Phase::Waiting | Phase::Setup => abort(record, me, name),
-        Phase::Playing(_) => in_play(record, me, Action::Resign, now),
+        Phase::Playing(_) => in_play(record, me, Action::Resign),
     }
 }
 
 /// What the clock decides about a game past its deadline: a timeout loss
 /// for the player to move, or, when a setup never came, `aborted` (the
 /// game did not start, so nobody loses).
-fn time_out(record: &mut GameRecord, now: DateTime<Utc>) -> Result<Decision, GameError> {
+fn time_out(record: &mut GameRecord) -> Result<Decision, GameError> {
     let game_id = record.id;
     match &mut record.phase {
         Phase::Playing(game) => {
             let late = game.turn();
             game.apply(late, Action::Timeout)
                 .map_err(|e| GameError::internal(format!("timeout of game {game_id}: {e}")))?;
-            let notices = after_play(record, now, None);
+            let notices = after_play(record, None);
             Ok(Decision {
                 log: Some((late, Action::Timeout, None)),
                 notices,
@@ -420,7 +399,6 @@ fn time_out(record: &mut GameRecord, now: DateTime<Utc>) -> Result<Decision, Gam
         }
         _ => {
             record.phase = Phase::Aborted;
-            record.deadline = None;
             Ok(Decision::plain(notices::game_aborted(record, None)))
         }
     }

@@ -54,6 +54,40 @@ pub enum VariantDoc {
     Duel,
 }
 
+/// How much time each player has (docs/lifecycle.md, "Clocks"); `type`
+/// says which control. Bounds: `per_move` days 1-14; `fischer`
+/// initial_days 1-90, increment_days 1-14, max_days 1-180 and at least
+/// both others; `moves_in_days` moves 1-50, days 1-180 and at least
+/// moves.
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = TimeControl)]
+pub enum TimeControlDoc {
+    /// `days` for every move (and for the setup); unused time is lost.
+    PerMove {
+        #[schema(minimum = 1, maximum = 14)]
+        days: u32,
+    },
+    /// A bank of `initial_days` per player; each move adds
+    /// `increment_days`, never beyond `max_days`.
+    Fischer {
+        #[schema(minimum = 1, maximum = 90)]
+        initial_days: u32,
+        #[schema(minimum = 1, maximum = 14)]
+        increment_days: u32,
+        #[schema(minimum = 1, maximum = 180)]
+        max_days: u32,
+    },
+    /// `days` for every `moves` moves, unused time carried forward (as
+    /// ICCF counts "10 moves in 50 days").
+    MovesInDays {
+        #[schema(minimum = 1, maximum = 50)]
+        moves: u32,
+        #[schema(minimum = 1, maximum = 180)]
+        days: u32,
+    },
+}
+
 /// A piece by name.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

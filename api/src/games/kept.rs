@@ -175,6 +175,8 @@ mod tests {
             draw_offer: None,
             deadline: None,
             reminded_version: None,
+            time_control: None,
+            clocks: None,
             result_winner: None,
             result_reason: None,
             created_at: NaiveDateTime::default(),

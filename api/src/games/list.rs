@@ -72,7 +72,8 @@ pub async fn list(ctx: &Context, user: Uuid, query: ListQuery) -> Result<GamePag
     }
     // End whatever is overdue first (usually nothing: one indexed query),
     // so that no listing shows a game as running after its deadline.
-    clock::sweep_overdue(ctx, ctx.clock.now()).await?;
+    let now = ctx.clock.now();
+    clock::sweep_overdue(ctx, now).await?;
     let my_turn = query.my_turn.unwrap_or(false);
     let order = if my_turn {
         ListOrder::Deadline
@@ -110,7 +111,7 @@ pub async fn list(ctx: &Context, user: Uuid, query: ListQuery) -> Result<GamePag
             _ => None,
         };
         Ok(GamePage {
-            games: records.iter().map(|r| summary(r, &names)).collect(),
+            games: records.iter().map(|r| summary(r, &names, now)).collect(),
             next_cursor,
         })
     })
@@ -131,10 +132,14 @@ fn names_of_records(conn: &mut DbConnection, records: &[GameRecord]) -> Result<N
 
 /// The summaries of `rows`, in their order, for listings outside this
 /// module (profiles): public facts only, like `GET /games`.
-pub fn summaries(conn: &mut DbConnection, rows: &[GameRow]) -> Result<Vec<GameSummary>, GameError> {
+pub fn summaries(
+    conn: &mut DbConnection,
+    rows: &[GameRow],
+    now: DateTime<Utc>,
+) -> Result<Vec<GameSummary>, GameError> {
     let records = records_of(rows)?;
     let names = names_of_records(conn, &records)?;
-    Ok(records.iter().map(|r| summary(r, &names)).collect())
+    Ok(records.iter().map(|r| summary(r, &names, now)).collect())
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod bot_worker;
 pub mod bots;
 mod bounded;
 pub mod clock;
+pub mod clocks;
 pub mod create;
 pub mod decide;
 pub mod decline;

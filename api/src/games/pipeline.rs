@@ -223,7 +223,7 @@ fn sourced_and_decided(
         match decide(request, source, now) {
             Ok((record, read, decision, names)) => {
                 let encoded = Encoded::next_version(record, read, decision.log, now)?;
-                let view = game_view(&encoded.record, &names, user);
+                let view = game_view(&encoded.record, &names, user, now);
                 let change = Change {
                     value: decision::answer(
                         &request.command,

@@ -5,8 +5,11 @@
 //! Nothing here may reach a client as it is: the setups and the game are
 //! the full truth. Views come from `domain` (docs/knowledge.md).
 
-use chrono::{DateTime, Duration, Utc};
-use domain::{Color, Game, GameResult, Rules, Setup, Setups, Variant, Viewer};
+use chrono::{DateTime, Utc};
+use domain::{
+    ByColor, Clocks, Color, Game, GameResult, Rules, Running, Setup, Setups, TimeControl, Variant,
+    Viewer,
+};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -106,12 +109,18 @@ pub struct GameRecord {
     pub red: Option<Uuid>,
     pub blue: Option<Uuid>,
     pub challenged: Option<Uuid>,
-    pub days_per_move: i32,
+    /// How much time each player has (fixed at creation).
+    pub time_control: TimeControl,
+    /// Both players' clocks, from the setup phase on.
+    pub clocks: Option<Clocks>,
     /// Whether the game counts for ratings (docs/ratings.md).
     pub rated: bool,
     /// SECRET until play starts; kept afterwards so the log can be replayed.
     pub setups: Setups,
     pub phase: Phase,
+    /// When the first running clock runs out (the end of a vacation
+    /// counted in): what the clock ends the game at. Kept equal to the
+    /// clocks by [`GameRecord::settle_clocks`].
     pub deadline: Option<DateTime<Utc>>,
     pub reminded_version: Option<i64>,
     pub created_at: DateTime<Utc>,
@@ -160,7 +169,7 @@ impl GameRecord {
         creator: Uuid,
         color: Color,
         challenged: Option<Uuid>,
-        days_per_move: i32,
+        time_control: TimeControl,
         now: DateTime<Utc>,
     ) -> GameRecord {
         GameRecord {
@@ -172,7 +181,8 @@ impl GameRecord {
             red: (color == Color::Red).then_some(creator),
             blue: (color == Color::Blue).then_some(creator),
             challenged,
-            days_per_move,
+            time_control,
+            clocks: None,
             rated,
             setups: Setups::new(),
             phase: Phase::Waiting,
@@ -200,6 +210,7 @@ impl GameRecord {
                 .map_err(|_| corrupt("unreadable state", id))
         };
         let status = Status::parse(&row.status).ok_or_else(|| corrupt("unknown status", id))?;
+        let (time_control, clocks) = clocks_of_row(row).ok_or_else(|| corrupt("clocks", id))?;
         let phase = match status {
             Status::Waiting => Phase::Waiting,
             Status::Setup => Phase::Setup,
@@ -216,7 +227,8 @@ impl GameRecord {
             red: parse_opt_uuid(row.red_user_id.as_deref(), "red player", id)?,
             blue: parse_opt_uuid(row.blue_user_id.as_deref(), "blue player", id)?,
             challenged: parse_opt_uuid(row.challenged_user_id.as_deref(), "challenged user", id)?,
-            days_per_move: row.days_per_move,
+            time_control,
+            clocks,
             rated: row.rated,
             setups: Setups::from_parts(
                 setup(&row.red_setup, "red setup")?,
@@ -243,7 +255,7 @@ impl GameRecord {
             red_user_id: self.red.map(|u| u.to_string()),
             blue_user_id: self.blue.map(|u| u.to_string()),
             challenged_user_id: self.challenged.map(|u| u.to_string()),
-            days_per_move: self.days_per_move,
+            days_per_move: i32::try_from(self.time_control.days_per_move()).unwrap_or(i32::MAX),
             red_setup: self.setups.get(Color::Red).map(Setup::to_compact),
             blue_setup: self.setups.get(Color::Blue).map(Setup::to_compact),
             state: game.map(Game::to_compact),
@@ -263,6 +275,8 @@ impl GameRecord {
             created_at: to_db_time(self.created_at),
             updated_at: to_db_time(self.updated_at),
             rated: self.rated,
+            time_control: Some(to_json(&self.time_control)?),
+            clocks: self.clocks.as_ref().map(to_json).transpose()?,
         })
     }
 
@@ -330,9 +344,58 @@ impl GameRecord {
             if self.player(game.turn()).is_some_and(|u| super::bots::bot(u).is_some()))
     }
 
-    /// The deadline of a phase or move starting at `now`.
-    pub fn deadline_from(&self, now: DateTime<Utc>) -> DateTime<Utc> {
-        now + Duration::days(i64::from(self.days_per_move))
+    /// Whose clocks run: in the setup phase, those of the players without
+    /// a setup; in play, the player to move's.
+    pub fn running(&self) -> Running {
+        match &self.phase {
+            Phase::Setup => {
+                let done = self.setups.done();
+                ByColor {
+                    red: !done.red,
+                    blue: !done.blue,
+                }
+            }
+            Phase::Playing(game) => ByColor {
+                red: game.turn() == Color::Red,
+                blue: game.turn() == Color::Blue,
+            },
+            Phase::Waiting | Phase::Finished(_) | Phase::Aborted => ByColor::default(),
+        }
+    }
+
+    /// After a change at `now` (`running`: whose clocks ran until then,
+    /// `acted`: what the change did for the clocks): the clocks start with
+    /// the setup phase, are charged for the time they ran, credited for a
+    /// setup or a move under the time control, and the deadline follows
+    /// them (docs/lifecycle.md, "Clocks").
+    pub fn settle_clocks(&mut self, running: &Running, acted: ClockAct, now: DateTime<Utc>) {
+        let at = now.timestamp();
+        let control = self.time_control;
+        if self.clocks.is_none() && matches!(self.phase, Phase::Setup) {
+            self.clocks = Some(Clocks::start(&control, at));
+        }
+        let moves_made = |color: Color, ply: u32| match color {
+            Color::Red => ply.div_ceil(2),
+            Color::Blue => ply / 2,
+        };
+        let ply = self.game().map_or(0, Game::ply);
+        if let Some(clocks) = &mut self.clocks {
+            clocks.rebase(running, at);
+            match acted {
+                ClockAct::Moved(color) => {
+                    clocks.credit_move(&control, color, moves_made(color, ply))
+                }
+                ClockAct::SetUp(color) => clocks.credit_setup(&control, color),
+                ClockAct::Other => {}
+            }
+        }
+        self.deadline = self.clock_deadline();
+    }
+
+    /// When the first running clock runs out, if any runs.
+    fn clock_deadline(&self) -> Option<DateTime<Utc>> {
+        let (at, _) = self.clocks.as_ref()?.first_out(&self.running())?;
+        DateTime::from_timestamp(at, 0)
     }
 
     /// The players, red first (those seated).
@@ -349,6 +412,46 @@ impl GameRecord {
             self.deadline = None;
         }
     }
+}
+
+/// What a change did, for the clocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockAct {
+    /// A player made a move (credited under the time control).
+    Moved(Color),
+    /// A player placed their setup.
+    SetUp(Color),
+    /// Anything else: the clocks are only charged for the time they ran.
+    Other,
+}
+
+/// The time control and clocks of a stored game; a game from before time
+/// controls (both null) plays `per_move` of its `days_per_move`, its
+/// running clocks started that many days before its deadline. `None`:
+/// unreadable.
+pub(super) fn clocks_of_row(row: &GameRow) -> Option<(TimeControl, Option<Clocks>)> {
+    let control = match row.time_control.as_deref() {
+        Some(text) => serde_json::from_str(text).ok()?,
+        None => TimeControl::PerMove {
+            days: u32::try_from(row.days_per_move).ok()?,
+        },
+    };
+    let clocks = match (row.clocks.as_deref(), row.deadline) {
+        (Some(text), _) => Some(serde_json::from_str(text).ok()?),
+        (None, Some(deadline)) => {
+            let full = control.initial_seconds();
+            Some(Clocks {
+                since: from_db_time(deadline).timestamp() - full,
+                left: ByColor {
+                    red: full,
+                    blue: full,
+                },
+                paused_until: ByColor::default(),
+            })
+        }
+        (None, None) => None,
+    };
+    Some((control, clocks))
 }
 
 pub fn reason_name(reason: domain::EndReason) -> &'static str {

@@ -55,7 +55,7 @@ pub async fn rematch(
             me,
             color.opponent(),
             Some(opponent),
-            old.days_per_move,
+            old.time_control,
             now,
         );
         store::insert(conn, &record.to_row()?)?;
@@ -65,7 +65,7 @@ pub async fn rematch(
         }
         let names = names_for(conn, &[&record])?;
         Ok(Change {
-            value: game_view(&record, &names, Some(me)),
+            value: game_view(&record, &names, Some(me), now),
             game_id: new_id,
             version: record.version,
             notices: vec![Notice::new(

@@ -3,13 +3,13 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use domain::{Color, Placement, Rules, Variant};
+use domain::{Color, Placement, Rules, TimeControl, Variant};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::docs::{ColorDoc, PieceDoc, RulesDoc, SquareDoc, VariantDoc};
+use super::docs::{ColorDoc, PieceDoc, RulesDoc, SquareDoc, TimeControlDoc, VariantDoc};
 use super::record::Status;
 
 /// A request body that must be a JSON object. serde's derived structs also
@@ -122,10 +122,16 @@ pub struct CreateGameRequest {
     /// at once: `GET /bots`); null for an open seat anyone may take.
     #[serde(default)]
     pub opponent: Option<String>,
-    /// Days allowed for each move and for the setup phase (1-14, default 3).
+    /// Shorthand for `{"type": "per_move", "days": n}` (1-14, default
+    /// 3); not together with `time_control`.
     #[serde(default)]
     #[schema(minimum = 1, maximum = 14)]
     pub days_per_move: Option<i32>,
+    /// How much time each player has (docs/lifecycle.md, "Clocks");
+    /// default `per_move` of 3 days.
+    #[serde(default)]
+    #[schema(value_type = Option<TimeControlDoc>)]
+    pub time_control: Option<TimeControl>,
     /// Whether the game counts for both players' ratings (default `true`;
     /// docs/ratings.md).
     #[serde(default)]

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView, Names};
+use super::clocks::{view_prefix, LiveClocks};
 use super::error::GameError;
 use super::fetch::{load, load_with_names, row_with_names, row_with_names_async};
 use super::record::GameRecord;
@@ -23,14 +24,16 @@ pub async fn view(
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<(GameView, i64), GameError> {
+    let now = ctx.clock.now();
     read_current(ctx, game_id, move |_, record, names| {
-        Ok((game_view(record, names, viewer), record.version))
+        Ok((game_view(record, names, viewer, now), record.version))
     })
     .await
 }
 
 /// [`view`] encoded as the JSON the API sends, with its version. The
-/// encoded view is kept (`view_cache`) and sent again, without decoding the
+/// encoded view is kept (`view_cache`) without its clocks and sent again,
+/// with the clocks as of the answer (`clocks`), without decoding the
 /// game, building or encoding its view, while the game is at the same
 /// version and shows the same usernames; the game is read either way (one
 /// statement, on PostgreSQL without a blocking thread where the HTTP
@@ -42,25 +45,29 @@ pub async fn view_json(
     viewer: Option<Uuid>,
 ) -> Result<(Bytes, i64), GameError> {
     let views = Arc::clone(&ctx.views);
+    let now = ctx.clock.now();
     let kept = {
         let views = Arc::clone(&views);
         move |row: &GameRow, names: &Names| {
             let seat = viewer.and_then(|u| GameRecord::color_in_row(row, u));
-            let body = views.get(game_id, seat, row.version, names)?;
-            Some((body, row.version))
+            let prefix = views.get(game_id, seat, row.version, names)?;
+            let body = LiveClocks::of_row(row)?.at(now).finish(&prefix).ok()?;
+            Some((Bytes::from(body), row.version))
         }
     };
     let build = move |record: &GameRecord, names: &Names| {
         let seat = viewer.and_then(|u| record.color_of(u));
         // One buffer that holds a view with its legal moves.
         let mut body = Vec::with_capacity(12 * 1024);
-        serde_json::to_writer(&mut body, &game_view(record, names, viewer))
+        serde_json::to_writer(&mut body, &game_view(record, names, viewer, now))
             .map_err(GameError::internal)?;
         let body = Bytes::from(body);
-        views.put(record.id, seat, record.version, names, body.clone());
+        // Kept without its clocks, which are written for every answer.
+        if let Some(cut) = view_prefix(&body) {
+            views.put(record.id, seat, record.version, names, body.slice(..cut));
+        }
         Ok((body, record.version))
     };
-    let now = ctx.clock.now();
     if let Some(found) = row_with_names_async(&ctx.pool, game_id).await {
         let (row, names) = found?;
         if let Some(answer) = answer_row(&row, &names, now, &kept, |record| build(record, &names))?

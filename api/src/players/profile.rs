@@ -105,7 +105,8 @@ fn account(conn: &mut DbConnection, name: &str) -> Result<UserRow, PlayerError> 
 
 pub async fn profile(ctx: &Context, name: String) -> Result<Profile, PlayerError> {
     // Games past their deadline end first, as for `GET /games`.
-    clock::sweep_overdue(ctx, ctx.clock.now()).await?;
+    let now = ctx.clock.now();
+    clock::sweep_overdue(ctx, now).await?;
     db::run_as(&ctx.pool, move |conn| {
         let user = account(conn, &name)?;
         let ratings = store::of_user(conn, &user.id)?
@@ -118,7 +119,7 @@ pub async fn profile(ctx: &Context, name: String) -> Result<Profile, PlayerError
             username: user.username,
             joined_at: from_db_time(user.created_at),
             ratings,
-            current_games: summaries(conn, &current)?,
+            current_games: summaries(conn, &current, now)?,
         })
     })
     .await
@@ -188,6 +189,7 @@ pub async fn finished_games(
     query: GamesQuery,
 ) -> Result<GamePage, PlayerError> {
     let limit = page_size(query.limit, DEFAULT_GAMES, MAX_GAMES)?;
+    let now = ctx.clock.now();
     let after: Option<(NaiveDateTime, String)> = query
         .cursor
         .as_deref()
@@ -209,7 +211,7 @@ pub async fn finished_games(
             .collect();
         let mut rows = store::games_by_id(conn, &page)?;
         rows.sort_by_key(|row| page.iter().position(|id| *id == row.id));
-        let games = summaries(conn, &rows)?;
+        let games = summaries(conn, &rows, now)?;
         let next_cursor = match (more, games.last()) {
             (true, Some(last)) => Some(cursor::encode(
                 GAMES_TAG,

@@ -51,5 +51,6 @@ mod slow_clients;
 mod statements;
 mod stored_forms;
 mod support;
+mod time_controls;
 mod variants;
 mod views_kept;

@@ -597,6 +597,19 @@ impl Replica {
         stopped.await.unwrap();
     }
 
+    /// GET `path` here as `user`; the JSON of a 200.
+    pub async fn get(&self, path: &str, user: &TestUser) -> Value {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.url))
+            .bearer_auth(&user.access_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "GET {path} on the replica");
+        response.json().await.unwrap()
+    }
+
     /// The player to move makes `m` here (the local copy follows).
     pub async fn play(&self, game: &mut Match, m: Move) {
         let color = game.local.turn();

@@ -69,6 +69,11 @@ pub struct GameRow {
     pub updated_at: NaiveDateTime,
     /// Whether the game counts for ratings (fixed at creation).
     pub rated: bool,
+    /// The time control, JSON (fixed at creation; null: `per_move` of
+    /// `days_per_move`).
+    pub time_control: Option<String>,
+    /// Both clocks, JSON (null before the setup phase).
+    pub clocks: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -98,7 +103,7 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
 }
 
 /// The columns a change of a game can touch (never its id, variant, rules,
-/// creator, challenged user, clock length, creation time, reminder or
+/// creator, challenged user, time control, creation time, reminder or
 /// whether it is rated).
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = games, treat_none_as_null = true)]
@@ -114,6 +119,7 @@ struct GameChanges<'a> {
     ply: i32,
     draw_offer: Option<&'a str>,
     deadline: Option<NaiveDateTime>,
+    clocks: Option<&'a str>,
     result_winner: Option<&'a str>,
     result_reason: Option<&'a str>,
     updated_at: NaiveDateTime,
@@ -133,6 +139,7 @@ impl<'a> GameChanges<'a> {
             ply: row.ply,
             draw_offer: row.draw_offer.as_deref(),
             deadline: row.deadline,
+            clocks: row.clocks.as_deref(),
             result_winner: row.result_winner.as_deref(),
             result_reason: row.result_reason.as_deref(),
             updated_at: row.updated_at,

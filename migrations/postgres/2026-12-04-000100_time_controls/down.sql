@@ -1,0 +1,2 @@
+ALTER TABLE games DROP COLUMN clocks;
+ALTER TABLE games DROP COLUMN time_control;
