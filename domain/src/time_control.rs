@@ -15,6 +15,9 @@ use crate::{ByColor, Color};
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
 
+/// The most a clock holds: time carried forward stops adding up there.
+pub const MAX_BANK: i64 = 365 * DAY;
+
 /// How much time each player has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -143,7 +146,7 @@ impl TimeControl {
             } => (left + i64::from(increment_days) * DAY).min(i64::from(max_days) * DAY),
             TimeControl::MovesInDays { moves, days } => {
                 if moves > 0 && moves_made.is_multiple_of(moves) {
-                    left + i64::from(days) * DAY
+                    (left + i64::from(days) * DAY).min(MAX_BANK)
                 } else {
                     left
                 }
@@ -241,6 +244,16 @@ impl Clocks {
             .min()
     }
 
+    /// Moves the first running clock's end to `deadline` (Unix seconds),
+    /// when a stored deadline and these clocks disagree (a write by a
+    /// server from before clocks): the deadline is what the clock ends the
+    /// game at, so it wins.
+    pub fn agree_with(&mut self, running: &Running, deadline: i64) {
+        if let Some((out, color)) = self.first_out(running) {
+            *self.left.get_mut(color) += deadline - out;
+        }
+    }
+
     /// Whether `color`'s clock is paused at `now`.
     pub fn paused(&self, color: Color, now: i64) -> bool {
         self.paused_until
@@ -282,8 +295,10 @@ impl Clocks {
     /// Credits `color`, whose clock was just charged ([`Clocks::rebase`]),
     /// for their `moves_made`-th move.
     pub fn credit_move(&mut self, control: &TimeControl, color: Color, moves_made: u32) {
+        // A move made late (a bot's, which never loses on time) starts
+        // from an empty clock, not a negative one.
         let left = self.left.get_mut(color);
-        *left = control.after_move(*left, moves_made);
+        *left = control.after_move((*left).max(0), moves_made);
     }
 
     /// `color` placed their setup at `now`.
@@ -444,6 +459,30 @@ mod tests {
         clocks.set_up(&per_move, Color::Blue, &both, T0 + DAY);
         assert_eq!(*clocks.left.get(Color::Blue), 3 * DAY);
         assert_eq!(*clocks.left.get(Color::Red), 2 * DAY);
+    }
+
+    #[test]
+    fn a_bank_never_goes_below_empty_or_beyond_a_year() {
+        let control = TimeControl::MovesInDays {
+            moves: 1,
+            days: 180,
+        };
+        let mut clocks = Clocks::start(&control, T0);
+        // A move a day late (a bot's) is credited from an empty clock.
+        clocks.moved(&control, Color::Red, 1, &red_runs(), T0 + 181 * DAY);
+        assert_eq!(*clocks.left.get(Color::Red), 180 * DAY);
+        for moves in 2..10 {
+            clocks.moved(&control, Color::Red, moves, &red_runs(), clocks.since);
+        }
+        assert_eq!(*clocks.left.get(Color::Red), MAX_BANK);
+    }
+
+    #[test]
+    fn clocks_give_way_to_a_stored_deadline() {
+        let control = TimeControl::PerMove { days: 3 };
+        let mut clocks = Clocks::start(&control, T0);
+        clocks.agree_with(&red_runs(), T0 + DAY);
+        assert_eq!(clocks.first_out(&red_runs()), Some((T0 + DAY, Color::Red)));
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl LiveClocks {
     /// From the stored row, without decoding the game; `None` if the row
     /// does not read (the decoded game then says why).
     pub fn of_row(row: &GameRow) -> Option<LiveClocks> {
-        let (control, clocks) = super::record::clocks_of_row(row)?;
+        let (control, mut clocks) = super::record::clocks_of_row(row)?;
         let status = Status::parse(&row.status)?;
         let running = match status {
             Status::Setup => ByColor {
@@ -95,6 +95,16 @@ impl LiveClocks {
             },
             Status::Waiting | Status::Finished | Status::Aborted => ByColor::default(),
         };
+        // As `GameRecord::from_row` does: the stored deadline wins.
+        if let (Some(deadline), Some(clocks)) = (row.deadline, clocks.as_mut()) {
+            let deadline = crate::storage::from_db_time(deadline).timestamp();
+            if clocks
+                .first_out(&running)
+                .is_some_and(|(out, _)| out != deadline)
+            {
+                clocks.agree_with(&running, deadline);
+            }
+        }
         Some(LiveClocks {
             control,
             clocks,

@@ -60,7 +60,7 @@ pub enum VariantDoc {
 /// both others; `moves_in_days` moves 1-50, days 1-180 and at least
 /// moves.
 #[derive(Serialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[schema(as = TimeControl)]
 pub enum TimeControlDoc {
     /// `days` for every move (and for the setup); unused time is lost.

@@ -218,7 +218,7 @@ impl GameRecord {
             Status::Finished => Phase::Finished(game()?),
             Status::Aborted => Phase::Aborted,
         };
-        Ok(GameRecord {
+        let mut record = GameRecord {
             id: parse_uuid(id, "id", id)?,
             variant: row.variant.parse().map_err(|_| corrupt("variant", id))?,
             rules: serde_json::from_str(&row.rules).map_err(|_| corrupt("rules", id))?,
@@ -239,7 +239,14 @@ impl GameRecord {
             reminded_version: row.reminded_version,
             created_at: from_db_time(row.created_at),
             updated_at: from_db_time(row.updated_at),
-        })
+        };
+        if let (Some(deadline), Some(mut clocks)) = (record.deadline, record.clocks) {
+            if record.clock_deadline() != Some(deadline) {
+                clocks.agree_with(&record.running(), deadline.timestamp());
+                record.clocks = Some(clocks);
+            }
+        }
+        Ok(record)
     }
 
     pub fn to_row(&self) -> Result<GameRow, StoreError> {

@@ -56,6 +56,7 @@ use crate::db::{self, DbConnection, DbPool};
 use crate::events::{self, Notifier};
 use crate::storage::reminders::{self as store, Candidate};
 use crate::storage::{from_db_time, to_db_time};
+use domain::time_control::bounds;
 
 /// Who is to be reminded: the player to move in play; in setup, every
 /// seated player without a setup.
@@ -185,8 +186,11 @@ fn due(
     percent: u32,
 ) -> Result<Vec<Candidate>, GameError> {
     // No reminder is due for a deadline further away than the largest share
-    // of the longest move time: those rows are not even loaded.
-    let longest_move = *DAYS_PER_MOVE.end();
+    // of the longest move time (`moves_in_days` of one move gives up to
+    // 180 days): those rows are not even loaded.
+    let longest_move = i32::try_from(*bounds::MOVES_IN_DAYS_DAYS.end())
+        .unwrap_or(i32::MAX)
+        .max(*DAYS_PER_MOVE.end());
     let horizon = now + (now - reminder_due_at(now, longest_move, percent));
     Ok(store::unsent(conn, to_db_time(now), to_db_time(horizon))?
         .into_iter()

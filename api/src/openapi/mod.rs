@@ -178,6 +178,7 @@ pub fn finish(
         unions::event_union(schemas);
         unions::split_union(schemas, "SetupProblem", "problem", "SetupProblem");
         unions::split_union(schemas, "TimeControl", "type", "TimeControl");
+        unions::close_variants(schemas, "TimeControl");
         problems::problem_schemas(schemas);
         unions::setup_request(schemas);
         unions::closed_strings(schemas);

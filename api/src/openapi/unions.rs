@@ -156,6 +156,25 @@ pub(super) fn split_union(schemas: &mut Schemas, union: &str, tag: &str, suffix:
     schemas.insert(union.into(), split);
 }
 
+/// The variants of `union` (already split) as closed objects: the server
+/// refuses members they do not name.
+pub(super) fn close_variants(schemas: &mut Schemas, union: &str) {
+    let names: Vec<String> = schemas
+        .get(union)
+        .and_then(|schema| schema["oneOf"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|member| member["$ref"].as_str())
+        .filter_map(|reference| reference.strip_prefix(&schema_ref("")))
+        .map(str::to_owned)
+        .collect();
+    for name in names {
+        if let Some(variant) = schemas.get_mut(&name) {
+            variant["additionalProperties"] = serde_json::Value::Bool(false);
+        }
+    }
+}
+
 /// `SetupRequest` as what the server accepts: a placement, a random setup
 /// or a saved one; exactly one (`{}` is refused).
 pub(super) fn setup_request(schemas: &mut Schemas) {

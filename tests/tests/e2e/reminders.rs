@@ -118,6 +118,24 @@ backend_tests! {
         assert_eq!(types(&page), ["deadline_soon"]);
     }
 
+    /// A time control that gives a move more than 14 days: reminded at
+    /// 25% of its days (here 10 of 40), not only when 3.5 days are left.
+    async fn long_move_times_are_reminded_at_their_share(app, config = reminders_every(1)) {
+        let mut ann = app.register_user("ann").await;
+        let bo = app.register_user("bob").await;
+        let body = json!({"variant": "duel", "color": "red", "opponent": bo.username,
+                          "time_control": {"type": "moves_in_days", "moves": 1, "days": 40}});
+        let id = create_game(&app, &ann, &body).await;
+        join_game(&app, &id, &bo).await;
+        place_setup(&app, &id, &ann, 1).await;
+        place_setup(&app, &id, &bo, 1).await;
+        let seen = last_id(&app, &ann).await;
+        app.clock.advance(chrono::Duration::days(30) + chrono::Duration::minutes(1));
+        relogin(&app, &mut ann).await;
+        let page = wait_for_reminder(&app, &ann, seen).await;
+        assert_eq!(types(&page), ["deadline_soon"]);
+    }
+
     async fn only_the_player_without_a_setup_is_reminded(app, config = reminders_every(1)) {
         let mut ann = app.register_user("ann").await;
         let mut bo = app.register_user("bob").await;
