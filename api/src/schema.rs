@@ -274,6 +274,21 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    vacations (user_id) {
+        user_id -> Text,
+        budget_year -> Integer,
+        budget_days -> BigInt,
+        since -> Nullable<Timestamp>,
+        ends_at -> Nullable<Timestamp>,
+        until -> Nullable<Timestamp>,
+        message -> Nullable<Text>,
+        auto -> Bool,
+        version -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(push_subscriptions -> users (user_id));
 diesel::joinable!(webhooks -> users (user_id));
 diesel::joinable!(deliveries -> webhooks (webhook_id));
@@ -296,5 +311,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_addresses,
     notification_preferences,
     notification_cursors,
-    deliveries
+    deliveries,
+    vacations
 );

@@ -133,6 +133,7 @@ impl Application {
                 crate::games::kept::BUDGET_BYTES,
                 clock.clone(),
             )),
+            vacation: config.vacation,
         };
         let accounts = crate::accounts::Context {
             pool: pool.clone(),

@@ -196,6 +196,18 @@ pub struct ServerArgs {
           value_parser = trimmed(value_parser!(u32).range(1..=99)))]
     pub deadline_reminder_percent: u32,
 
+    /// Vacation days each player gets every calendar year (0..=366)
+    #[arg(long, env = "VACATION_DAYS_PER_YEAR", global = true,
+          default_value_t = defaults::VACATION_DAYS_PER_YEAR,
+          value_parser = trimmed(value_parser!(u32).range(0..=366)))]
+    pub vacation_days_per_year: u32,
+
+    /// Unused vacation days carried into the next year, at most (0..=366)
+    #[arg(long, env = "VACATION_CARRY_OVER_DAYS", global = true,
+          default_value_t = defaults::VACATION_CARRY_OVER_DAYS,
+          value_parser = trimmed(value_parser!(u32).range(0..=366)))]
+    pub vacation_carry_over_days: u32,
+
     /// Seconds between two looks for games whose reminder is due
     #[arg(long, env = "REMINDER_INTERVAL_SECONDS", global = true,
           default_value_t = defaults::REMINDER_INTERVAL_SECONDS,
@@ -399,6 +411,10 @@ impl ServerArgs {
                 max_streams_per_user: self.max_streams_per_user,
                 sse_keepalive_seconds: self.sse_keepalive_seconds,
                 deadline_reminder_percent: self.deadline_reminder_percent,
+                vacation: domain::vacation::Allowance {
+                    days_per_year: self.vacation_days_per_year,
+                    carry_over_max: self.vacation_carry_over_days,
+                },
                 reminder_interval_seconds: self.reminder_interval_seconds,
                 deadline_sweep_seconds: self.deadline_sweep_seconds,
                 event_retention_days: self.event_retention_days,

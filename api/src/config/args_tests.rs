@@ -85,6 +85,8 @@ fn bad_values_are_reported_in_one_line_naming_the_variable() {
             "DEADLINE_REMINDER_PERCENT",
         ),
         ("--event-retention-days=0", "EVENT_RETENTION_DAYS"),
+        ("--vacation-days-per-year=367", "VACATION_DAYS_PER_YEAR"),
+        ("--vacation-carry-over-days=x", "VACATION_CARRY_OVER_DAYS"),
         ("--database-url=redis://x", "DATABASE_URL"),
     ] {
         let mut argv = vec![SECRET];

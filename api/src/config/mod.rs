@@ -190,6 +190,8 @@ pub mod defaults {
     pub const MAX_STREAMS_PER_USER: usize = 5;
     pub const SSE_KEEPALIVE_SECONDS: u64 = 15;
     pub const DEADLINE_REMINDER_PERCENT: u32 = 25;
+    pub const VACATION_DAYS_PER_YEAR: u32 = 30;
+    pub const VACATION_CARRY_OVER_DAYS: u32 = 10;
     pub const REMINDER_INTERVAL_SECONDS: u64 = 60;
     pub const DEADLINE_SWEEP_SECONDS: u64 = 30;
     pub const EVENT_RETENTION_DAYS: u32 = 90;
@@ -248,6 +250,8 @@ pub struct Config {
     /// `deadline_soon` is sent when less than this percentage of the move
     /// time is left.
     pub deadline_reminder_percent: u32,
+    /// The vacation days players get (docs/lifecycle.md, "Vacation").
+    pub vacation: domain::vacation::Allowance,
     /// Seconds between two looks for games whose reminder is due.
     pub reminder_interval_seconds: u64,
     /// Seconds between two sweeps for games whose deadline passed.
@@ -318,6 +322,10 @@ impl Config {
             max_streams_per_user: defaults::MAX_STREAMS_PER_USER,
             sse_keepalive_seconds: defaults::SSE_KEEPALIVE_SECONDS,
             deadline_reminder_percent: defaults::DEADLINE_REMINDER_PERCENT,
+            vacation: domain::vacation::Allowance {
+                days_per_year: defaults::VACATION_DAYS_PER_YEAR,
+                carry_over_max: defaults::VACATION_CARRY_OVER_DAYS,
+            },
             reminder_interval_seconds: defaults::REMINDER_INTERVAL_SECONDS,
             deadline_sweep_seconds: defaults::DEADLINE_SWEEP_SECONDS,
             event_retention_days: defaults::EVENT_RETENTION_DAYS,

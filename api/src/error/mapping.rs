@@ -79,6 +79,11 @@ impl ApiError {
                 Self::new(ProblemKind::InvalidSetup, detail).with_extension("problems", problems)
             }
             E::Invalid(_) => Self::validation(detail),
+            E::OnVacation(_) => Self::new(ProblemKind::AlreadyOnVacation, detail),
+            E::VacationBudget { remaining_days, .. } => {
+                Self::new(ProblemKind::VacationBudgetExceeded, detail)
+                    .with_extension("remaining_days", remaining_days)
+            }
             E::Unreadable(_) => Self::bad_request(detail),
             E::StaleVersion { .. } | E::KeptChanging => {
                 Self::new(ProblemKind::VersionConflict, detail)

@@ -52,12 +52,14 @@ pub enum ProblemKind {
     TooManyStreams,
     UsernameTaken,
     SetupNameTaken,
+    AlreadyOnVacation,
+    VacationBudgetExceeded,
     ServiceUnavailable,
     InternalError,
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 22] = [
+    pub const ALL: [ProblemKind; 24] = [
         Self::ValidationFailed,
         Self::Unauthorized,
         Self::Forbidden,
@@ -78,6 +80,8 @@ impl ProblemKind {
         Self::TooManyStreams,
         Self::UsernameTaken,
         Self::SetupNameTaken,
+        Self::AlreadyOnVacation,
+        Self::VacationBudgetExceeded,
         Self::ServiceUnavailable,
         Self::InternalError,
     ];
@@ -105,6 +109,8 @@ impl ProblemKind {
             Self::TooManyStreams => "too_many_streams",
             Self::UsernameTaken => "username_taken",
             Self::SetupNameTaken => "setup_name_taken",
+            Self::AlreadyOnVacation => "already_on_vacation",
+            Self::VacationBudgetExceeded => "vacation_budget_exceeded",
             Self::ServiceUnavailable => "service_unavailable",
             Self::InternalError => "internal_error",
         }
@@ -133,6 +139,8 @@ impl ProblemKind {
             Self::TooManyStreams => "Too many open streams",
             Self::UsernameTaken => "Username taken",
             Self::SetupNameTaken => "Setup name taken",
+            Self::AlreadyOnVacation => "Already on vacation",
+            Self::VacationBudgetExceeded => "Not enough vacation left",
             Self::ServiceUnavailable => "Service unavailable",
             Self::InternalError => "Internal error",
         }
@@ -155,7 +163,9 @@ impl ProblemKind {
             | Self::WrongPhase
             | Self::VersionConflict
             | Self::UsernameTaken
-            | Self::SetupNameTaken => StatusCode::CONFLICT,
+            | Self::SetupNameTaken
+            | Self::AlreadyOnVacation
+            | Self::VacationBudgetExceeded => StatusCode::CONFLICT,
             Self::IllegalMove
             | Self::TwoSquareRule
             | Self::MoreSquaresRule
@@ -572,6 +582,18 @@ mod tests {
                     "setup_name_taken",
                     "/problems/setup-name-taken",
                     "Setup name taken",
+                    409
+                ),
+                (
+                    "already_on_vacation",
+                    "/problems/already-on-vacation",
+                    "Already on vacation",
+                    409
+                ),
+                (
+                    "vacation_budget_exceeded",
+                    "/problems/vacation-budget-exceeded",
+                    "Not enough vacation left",
                     409
                 ),
                 (

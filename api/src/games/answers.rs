@@ -182,6 +182,9 @@ pub struct MoveAnswer {
     #[schema(value_type = MoveViewDoc)]
     pub move_: MoveView,
     pub game: GameView,
+    /// The mover was on vacation: it is to end (not sent).
+    #[serde(skip)]
+    pub back_from_vacation: bool,
 }
 
 /// The move history as the caller may see it.

@@ -15,7 +15,7 @@ use super::decide::Command;
 use super::error::GameError;
 use super::pipeline::{self, Actor, Request};
 use super::written;
-use super::Context;
+use super::{vacation, Context};
 use crate::db;
 use crate::storage::games as store;
 use crate::storage::to_db_time;
@@ -49,8 +49,13 @@ pub async fn sweep_overdue(ctx: &Context, now: DateTime<Utc>) -> Result<usize, G
 }
 
 /// Ends one overdue game through the write pipeline, as any change;
-/// `false` if it was not (or no longer) overdue, or is gone.
+/// `false` if it was not (or no longer) overdue, or is gone, or the
+/// player whose clock ran out went on automatic vacation instead
+/// (docs/lifecycle.md, "Vacation").
 pub async fn expire(ctx: &Context, game_id: Uuid) -> Result<bool, GameError> {
+    if vacation::instead_of_timeout(ctx, game_id).await? {
+        return Ok(false);
+    }
     let request = Request {
         game_id,
         actor: Actor::Clock,
@@ -79,6 +84,11 @@ pub fn spawn_sweep(ctx: Context, every: Duration) {
                 return;
             }
             let now = ctx.clock.now();
+            match vacation::sweep(&ctx, now).await {
+                Ok(0) => {}
+                Ok(ended) => tracing::info!(ended, "vacations over ended"),
+                Err(error) => tracing::warn!(%error, "vacation sweep failed"),
+            }
             match sweep_overdue(&ctx, now).await {
                 Ok(0) => {}
                 Ok(ended) => tracing::info!(ended, "overdue games ended"),

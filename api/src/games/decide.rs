@@ -56,11 +56,18 @@ pub struct Decision {
     /// The domain action to append to the log (with its full record).
     pub log: Option<(Color, Action, Option<MoveRecord>)>,
     pub notices: Vec<Notice>,
+    /// A move by a player on vacation: their clock runs again here, and
+    /// their vacation is to end everywhere (docs/lifecycle.md, "Vacation").
+    pub back_from_vacation: bool,
 }
 
 impl Decision {
     pub fn plain(notices: Vec<Notice>) -> Decision {
-        Decision { log: None, notices }
+        Decision {
+            log: None,
+            notices,
+            back_from_vacation: false,
+        }
     }
 }
 
@@ -90,7 +97,7 @@ pub fn decide(
             .ok_or_else(|| GameError::internal("a player's command without its player"))
     };
     let running = record.running();
-    let decision = match command {
+    let mut decision = match command {
         Command::Join { name } => join(record, me()?, name),
         Command::Decline { name } => decline(record, me()?, name),
         Command::Abort { name } => abort(record, me()?, name),
@@ -107,6 +114,9 @@ pub fn decide(
         _ => ClockAct::Other,
     };
     record.settle_clocks(&running, acted, now);
+    if let ClockAct::Moved(color) = acted {
+        decision.back_from_vacation = record.resume_clock(color, now);
+    }
     Ok(decision)
 }
 
@@ -118,6 +128,7 @@ pub fn answer(
     record: &GameRecord,
     mut view: GameView,
     moved: Option<&MoveRecord>,
+    back_from_vacation: bool,
 ) -> Result<Answer, GameError> {
     match (command, actor) {
         (Command::Move(_), Actor::User(me)) => {
@@ -129,6 +140,7 @@ pub fn answer(
             Ok(Answer::Move(Box::new(MoveAnswer {
                 move_: state.move_view(moved, Viewer::Player(color)),
                 game: view,
+                back_from_vacation,
             })))
         }
         // The game's names were read before the caller sat down: the
@@ -335,6 +347,7 @@ fn play(record: &mut GameRecord, me: Uuid, input: MoveInput) -> Result<Decision,
     Ok(Decision {
         log: Some((color, action, Some(moved))),
         notices,
+        back_from_vacation: false,
     })
 }
 
@@ -368,6 +381,7 @@ fn in_play(record: &mut GameRecord, me: Uuid, action: Action) -> Result<Decision
     Ok(Decision {
         log: Some((color, action, None)),
         notices,
+        back_from_vacation: false,
     })
 }
 
@@ -395,6 +409,7 @@ fn time_out(record: &mut GameRecord) -> Result<Decision, GameError> {
             Ok(Decision {
                 log: Some((late, Action::Timeout, None)),
                 notices,
+                back_from_vacation: false,
             })
         }
         _ => {

@@ -42,6 +42,13 @@ pub enum GameError {
     /// Other writers kept winning the race for the game.
     #[error("the game kept changing while this request was handled; try again")]
     KeptChanging,
+    /// A vacation cannot start: the player is on one.
+    #[error("{0}")]
+    OnVacation(String),
+    /// More vacation days asked for than remain (docs/lifecycle.md,
+    /// "Vacation").
+    #[error("{detail}")]
+    VacationBudget { detail: String, remaining_days: i64 },
     /// The caller's account no longer exists (its token outlived it).
     #[error("this account no longer exists")]
     AccountGone,

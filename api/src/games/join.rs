@@ -7,7 +7,7 @@ use super::decide::{Answer, Command};
 use super::error::GameError;
 use super::step::act;
 use super::written::{Answered, Idempotency};
-use super::{Caller, Context};
+use super::{vacation, Caller, Context};
 
 pub async fn join(
     ctx: &Context,
@@ -18,5 +18,10 @@ pub async fn join(
     let command = Command::Join {
         name: caller.name.clone(),
     };
-    act(ctx, caller.id, game_id, idempotency, None, command).await
+    let answered = act(ctx, caller.id, game_id, idempotency, None, command).await?;
+    // Its clocks have started: a player on vacation has theirs stopped.
+    if matches!(answered, Answered::Written(_)) {
+        vacation::cover_game(ctx, game_id).await?;
+    }
+    Ok(answered)
 }

@@ -46,6 +46,7 @@ pub mod requests;
 pub mod resign;
 pub mod setup;
 pub mod step;
+pub mod vacation;
 pub mod view;
 pub mod view_cache;
 pub mod written;
@@ -74,6 +75,8 @@ pub struct Context {
     pub views: Arc<view_cache::ViewCache>,
     /// Games just read, kept for the next change of the same game.
     pub kept: Arc<kept::KeptGames>,
+    /// The vacation days players get.
+    pub vacation: domain::vacation::Allowance,
 }
 
 /// The authenticated user a command acts for.

@@ -90,6 +90,23 @@ pub enum EventPayload {
         /// When your move (or setup) time runs out
         deadline: DateTime<Utc>,
     },
+    /// Your opponent went on vacation: their clock in this game is stopped
+    /// (sent to the opponent in every game of theirs in progress).
+    VacationStarted {
+        game_id: Uuid,
+        /// The username of the player on vacation
+        by: String,
+        /// When their clock runs again at the latest (the vacation may
+        /// end sooner)
+        until: DateTime<Utc>,
+    },
+    /// Your opponent's vacation ended: their clock runs again when it is
+    /// theirs to act (sent as `vacation_started` was).
+    VacationEnded {
+        game_id: Uuid,
+        /// The username of the player back from vacation
+        by: String,
+    },
 }
 
 /// Why a game was aborted before play started.
@@ -116,6 +133,8 @@ impl EventPayload {
             Self::DrawOffered { .. } => "draw_offered",
             Self::GameFinished { .. } => "game_finished",
             Self::DeadlineSoon { .. } => "deadline_soon",
+            Self::VacationStarted { .. } => "vacation_started",
+            Self::VacationEnded { .. } => "vacation_ended",
         }
     }
 
@@ -130,7 +149,9 @@ impl EventPayload {
             | Self::YourTurn { game_id, .. }
             | Self::DrawOffered { game_id, .. }
             | Self::GameFinished { game_id, .. }
-            | Self::DeadlineSoon { game_id, .. } => *game_id,
+            | Self::DeadlineSoon { game_id, .. }
+            | Self::VacationStarted { game_id, .. }
+            | Self::VacationEnded { game_id, .. } => *game_id,
         }
     }
 }

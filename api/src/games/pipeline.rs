@@ -231,6 +231,7 @@ fn sourced_and_decided(
                         &encoded.record,
                         view,
                         encoded.moved.as_ref(),
+                        decision.back_from_vacation,
                     )?,
                     game_id: request.game_id,
                     version: encoded.record.version,
@@ -314,7 +315,7 @@ fn decide(
 
 /// The usernames `record`'s seats had when it was read with `names`, as
 /// its versioned write requires them still.
-fn names_read(record: &GameRecord, names: &Names) -> NamesRead {
+pub(super) fn names_read(record: &GameRecord, names: &Names) -> NamesRead {
     [
         Some(record.creator),
         record.red,

@@ -8,7 +8,7 @@ use super::decide::{Answer, Command};
 use super::error::GameError;
 use super::step::{act, Precondition};
 use super::written::{Answered, Idempotency};
-use super::{Caller, Context};
+use super::{vacation, Caller, Context};
 
 /// A move as parsed from the request.
 #[derive(Debug, Clone, Copy)]
@@ -27,5 +27,15 @@ pub async fn play_move(
     idempotency: Option<Idempotency>,
 ) -> Result<Answered<Answer>, GameError> {
     let command = Command::Move(input);
-    act(ctx, caller.id, game_id, idempotency, precondition, command).await
+    let answered = act(ctx, caller.id, game_id, idempotency, precondition, command).await?;
+    // A move ends the mover's vacation, in every game (docs/lifecycle.md,
+    // "Vacation"); the move let the mover's clock run again in this one.
+    if let Answered::Written(written) = &answered {
+        if let Answer::Move(moved) = &written.value {
+            if moved.back_from_vacation {
+                vacation::end(ctx, caller.id, &caller.name, vacation::Ending::Player).await?;
+            }
+        }
+    }
+    Ok(answered)
 }

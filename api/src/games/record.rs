@@ -399,6 +399,36 @@ impl GameRecord {
         self.deadline = self.clock_deadline();
     }
 
+    /// Stops `color`'s clock from `at` until `until` (a vacation); `false`
+    /// if it was stopped until then already (or the game has no clocks).
+    pub fn pause_clock(&mut self, color: Color, until: DateTime<Utc>, at: DateTime<Utc>) -> bool {
+        let running = self.running();
+        let Some(clocks) = &mut self.clocks else {
+            return false;
+        };
+        if *clocks.paused_until.get(color) == Some(until.timestamp()) {
+            return false;
+        }
+        clocks.pause(color, until.timestamp(), &running, at.timestamp());
+        self.deadline = self.clock_deadline();
+        true
+    }
+
+    /// Lets `color`'s clock run again from `at` (a vacation ended before
+    /// its time); `false` if it was not stopped.
+    pub fn resume_clock(&mut self, color: Color, at: DateTime<Utc>) -> bool {
+        let running = self.running();
+        let Some(clocks) = &mut self.clocks else {
+            return false;
+        };
+        if !clocks.paused(color, at.timestamp()) {
+            return false;
+        }
+        clocks.resume(color, &running, at.timestamp());
+        self.deadline = self.clock_deadline();
+        true
+    }
+
     /// When the first running clock runs out, if any runs.
     fn clock_deadline(&self) -> Option<DateTime<Utc>> {
         let (at, _) = self.clocks.as_ref()?.first_out(&self.running())?;

@@ -168,6 +168,14 @@ fn line_of(notice: &Notice, seats: &HashMap<Uuid, String>) -> Option<String> {
         }
         NotifyEvent::DrawOffered => format!("{who} offers a draw{game}"),
         NotifyEvent::RematchOffered => format!("{who} offers a rematch{game}"),
+        NotifyEvent::VacationStarted => match data.until {
+            Some(until) => format!(
+                "{who} is on vacation until {} at the latest{game}",
+                until.format("%Y-%m-%d %H:%M UTC")
+            ),
+            None => format!("{who} is on vacation{game}"),
+        },
+        NotifyEvent::VacationEnded => format!("{who} is back from vacation{game}"),
         NotifyEvent::GameOver => {
             let result = data.result.as_ref();
             let winner = result.and_then(|r| r["winner"].as_str());

@@ -260,6 +260,14 @@ pub fn body(told: NotifyEvent, event: &EventRow, user: &str, brief: Option<&Game
         NotifyEvent::ChallengeReceived => {
             data.opponent = text(&told_of["from"]).or(data.opponent);
         }
+        NotifyEvent::VacationStarted => {
+            data.opponent = text(&told_of["by"]).or(data.opponent);
+            data.until = told_of["until"]
+                .as_str()
+                .and_then(|at| DateTime::parse_from_rfc3339(at).ok())
+                .map(|at| at.with_timezone(&Utc));
+        }
+        NotifyEvent::VacationEnded => data.opponent = text(&told_of["by"]).or(data.opponent),
         NotifyEvent::GameStarted => {}
     }
     Notice {

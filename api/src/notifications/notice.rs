@@ -58,6 +58,10 @@ pub struct NoticeData {
     /// `rematch_offered`: the finished game
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<Uuid>,
+    /// `vacation_started`: when the opponent's clock runs again at the
+    /// latest
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<DateTime<Utc>>,
     /// `ping`: the webhook tested
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_id: Option<Uuid>,

@@ -26,10 +26,14 @@ pub enum NotifyEvent {
     RematchOffered,
     /// Your game is over
     GameOver,
+    /// Your opponent went on vacation: their clock is stopped
+    VacationStarted,
+    /// Your opponent is back from vacation
+    VacationEnded,
 }
 
 impl NotifyEvent {
-    pub const ALL: [NotifyEvent; 7] = [
+    pub const ALL: [NotifyEvent; 9] = [
         Self::ChallengeReceived,
         Self::GameStarted,
         Self::YourMove,
@@ -37,6 +41,8 @@ impl NotifyEvent {
         Self::DrawOffered,
         Self::RematchOffered,
         Self::GameOver,
+        Self::VacationStarted,
+        Self::VacationEnded,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,6 +54,8 @@ impl NotifyEvent {
             Self::DrawOffered => "draw_offered",
             Self::RematchOffered => "rematch_offered",
             Self::GameOver => "game_over",
+            Self::VacationStarted => "vacation_started",
+            Self::VacationEnded => "vacation_ended",
         }
     }
 
@@ -65,6 +73,8 @@ impl NotifyEvent {
             "draw_offered" => Some(Self::DrawOffered),
             "rematch_offered" => Some(Self::RematchOffered),
             "game_finished" => Some(Self::GameOver),
+            "vacation_started" => Some(Self::VacationStarted),
+            "vacation_ended" => Some(Self::VacationEnded),
             _ => None,
         }
     }
@@ -73,7 +83,7 @@ impl NotifyEvent {
     pub fn on_by_default(self) -> bool {
         matches!(
             self,
-            Self::ChallengeReceived | Self::YourMove | Self::GameOver
+            Self::ChallengeReceived | Self::YourMove | Self::GameOver | Self::VacationStarted
         )
     }
 
@@ -141,7 +151,9 @@ pub struct ChannelSwitchesInput {
     "deadline_soon": {"push": false, "webhook": false, "email": false},
     "draw_offered": {"push": false, "webhook": false, "email": false},
     "rematch_offered": {"push": false, "webhook": false, "email": false},
-    "game_over": {"push": true, "webhook": true, "email": true}}}))]
+    "game_over": {"push": true, "webhook": true, "email": true},
+    "vacation_started": {"push": true, "webhook": true, "email": true},
+    "vacation_ended": {"push": false, "webhook": false, "email": false}}}))]
 pub struct Preferences {
     pub events: BTreeMap<NotifyEvent, ChannelSwitches>,
 }

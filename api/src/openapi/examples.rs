@@ -128,7 +128,8 @@ pub(super) fn add(schemas: &mut Schemas) {
                 {"variant": "duel", "rating": 1478.0, "deviation": 212.7,
                  "volatility": 0.06, "settled": false, "games": 2, "wins": 0,
                  "losses": 1, "draws": 1, "last_game_at": "2026-10-02T09:30:00Z"},
-            ], "current_games": [summary]}),
+            ], "current_games": [summary], "on_vacation": false,
+              "vacation_remaining_days": 30}),
         ),
         (
             "RatingHistory",

@@ -226,6 +226,15 @@ problem_response!(
     "too many attempts; retry in 42 seconds"
 );
 problem_response!(
+    VacationRefused,
+    ProblemKind::VacationBudgetExceeded,
+    409,
+    "The vacation cannot start: `vacation_budget_exceeded` (no day left, or more \
+     `days` asked for than remain; `remaining_days` says how many do) or \
+     `already_on_vacation`",
+    "10 days asked for, but only 4 remain this year"
+);
+problem_response!(
     UsernameTaken,
     ProblemKind::UsernameTaken,
     409,

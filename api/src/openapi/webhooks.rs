@@ -67,5 +67,7 @@ fn describe(event: NotifyEvent) -> &'static str {
         NotifyEvent::DrawOffered => "Your opponent offers a draw",
         NotifyEvent::RematchOffered => "Your opponent of a finished game offers a rematch",
         NotifyEvent::GameOver => "Your game is over",
+        NotifyEvent::VacationStarted => "Your opponent went on vacation: their clock is stopped",
+        NotifyEvent::VacationEnded => "Your opponent is back from vacation",
     }
 }

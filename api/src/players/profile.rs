@@ -43,6 +43,11 @@ pub struct Profile {
     /// Games not yet over in which the player holds a seat, newest first
     /// (at most 50), as any spectator sees them.
     pub current_games: Vec<GameSummary>,
+    /// Whether the player is on vacation: their clocks are stopped
+    /// (docs/lifecycle.md, "Vacation").
+    pub on_vacation: bool,
+    /// The vacation days the player has left this year.
+    pub vacation_remaining_days: i64,
 }
 
 /// One point of a rating's history: the rating after a rated game.
@@ -107,19 +112,25 @@ pub async fn profile(ctx: &Context, name: String) -> Result<Profile, PlayerError
     // Games past their deadline end first, as for `GET /games`.
     let now = ctx.clock.now();
     clock::sweep_overdue(ctx, now).await?;
+    let context = ctx.clone();
     db::run_as(&ctx.pool, move |conn| {
         let user = account(conn, &name)?;
+        let id = Uuid::parse_str(&user.id).map_err(GameError::internal)?;
+        let (on_vacation, vacation_remaining_days) =
+            crate::games::vacation::standing_of(&context, conn, id, now)?;
         let ratings = store::of_user(conn, &user.id)?
             .iter()
             .filter_map(RatingView::of)
             .collect();
         let current = store::current_of_user(conn, &user.id, CURRENT_GAMES_MAX)?;
         Ok(Profile {
-            id: Uuid::parse_str(&user.id).map_err(GameError::internal)?,
+            id,
             username: user.username,
             joined_at: from_db_time(user.created_at),
             ratings,
             current_games: summaries(conn, &current, now)?,
+            on_vacation,
+            vacation_remaining_days,
         })
     })
     .await

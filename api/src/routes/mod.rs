@@ -20,6 +20,7 @@ pub mod notifications;
 pub mod players;
 pub mod problems;
 pub mod setups;
+pub mod vacation;
 pub mod variants;
 
 pub use auth_user::AuthUser;
@@ -44,6 +45,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
 fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(auth::configure);
     cfg.configure(me::configure);
+    cfg.configure(vacation::configure);
     cfg.configure(setups::configure);
     cfg.configure(notifications::configure);
     cfg.configure(events::configure);

@@ -22,6 +22,7 @@ pub mod refresh_tokens;
 pub mod reminders;
 pub mod setups;
 pub mod users;
+pub mod vacations;
 
 use chrono::{DateTime, NaiveDateTime, Timelike, Utc};
 

@@ -52,5 +52,6 @@ mod statements;
 mod stored_forms;
 mod support;
 mod time_controls;
+mod vacations;
 mod variants;
 mod views_kept;

@@ -316,7 +316,9 @@ backend_tests! {
         let defaults = get_json(&app, "/api/v1/me/notifications", &red).await;
         assert_eq!(defaults["events"]["your_move"]["webhook"], true, "{defaults}");
         assert_eq!(defaults["events"]["game_started"]["webhook"], false, "{defaults}");
-        assert_eq!(defaults["events"].as_object().unwrap().len(), 7, "{defaults}");
+        assert_eq!(defaults["events"].as_object().unwrap().len(), 9, "{defaults}");
+        assert_eq!(defaults["events"]["vacation_started"]["push"], true, "{defaults}");
+        assert_eq!(defaults["events"]["vacation_ended"]["push"], false, "{defaults}");
 
         let body = json!({"events": {"your_move": {"webhook": false},
                                      "game_started": {"webhook": true}}});

@@ -610,6 +610,23 @@ impl Replica {
         response.json().await.unwrap()
     }
 
+    /// DELETE `path` here as `user`; the JSON of a 200.
+    pub async fn delete(&self, path: &str, user: &TestUser) -> Value {
+        let response = self
+            .client
+            .delete(format!("{}{path}", self.url))
+            .bearer_auth(&user.access_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status().as_u16(),
+            200,
+            "DELETE {path} on the replica"
+        );
+        response.json().await.unwrap()
+    }
+
     /// The player to move makes `m` here (the local copy follows).
     pub async fn play(&self, game: &mut Match, m: Move) {
         let color = game.local.turn();
