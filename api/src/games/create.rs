@@ -106,7 +106,25 @@ fn checked(request: &CreateGameRequest) -> Result<(TimeControl, Option<Username>
 /// The time control the request asks for: `time_control`, or its
 /// shorthand `days_per_move` (not both), or `per_move` of the default days.
 fn time_control_of(request: &CreateGameRequest) -> Result<TimeControl, GameError> {
-    let control = match (request.time_control, request.days_per_move) {
+    asked_time_control(request.time_control, request.days_per_move)?.map_or_else(
+        || {
+            let days = u32::try_from(DEFAULT_DAYS_PER_MOVE).unwrap_or(1);
+            Ok(TimeControl::PerMove { days })
+        },
+        Ok,
+    )
+}
+
+/// `time_control` or its shorthand `days_per_move` (not both), checked;
+/// `None` if neither is given.
+pub fn asked_time_control(
+    time_control: Option<TimeControl>,
+    days_per_move: Option<i32>,
+) -> Result<Option<TimeControl>, GameError> {
+    if time_control.is_none() && days_per_move.is_none() {
+        return Ok(None);
+    }
+    let control = match (time_control, days_per_move) {
         (Some(_), Some(_)) => {
             return Err(GameError::invalid(
                 "give time_control or its shorthand days_per_move, not both",
@@ -130,7 +148,7 @@ fn time_control_of(request: &CreateGameRequest) -> Result<TimeControl, GameError
     control
         .validate()
         .map_err(|e| GameError::invalid(format!("time_control: {e}")))?;
-    Ok(control)
+    Ok(Some(control))
 }
 
 fn no_such_user(name: &str) -> GameError {

@@ -1,18 +1,21 @@
 //! `rematch`: after a finished game, one player offers the other a new game
-//! with the same variant, rules and clock and the colors swapped. The new
+//! with the same variant and rules (and time control, unless the offer
+//! names another) and the colors swapped. The new
 //! game is a challenge: the opponent joins it (accepts) or declines it
 //! (docs/lifecycle.md). A game has at most one rematch.
 
 use uuid::Uuid;
 
 use super::answers::{game_view, GameView};
+use super::create::asked_time_control;
 use super::decide::player_color;
 use super::error::GameError;
 use super::fetch::{load, names_for};
 use super::notices::{EventPayload, Notice};
 use super::record::{GameRecord, Phase};
+use super::requests::RematchRequest;
 use super::written::{self, Answered, Change, Idempotency};
-use super::{Caller, Context};
+use super::{pipeline, Caller, Context};
 use crate::storage::games as store;
 use crate::storage::to_db_time;
 use crate::storage::users;
@@ -21,8 +24,17 @@ pub async fn rematch(
     ctx: &Context,
     caller: &Caller,
     game_id: Uuid,
+    request: RematchRequest,
     idempotency: Option<Idempotency>,
 ) -> Result<Answered<GameView>, GameError> {
+    // Refused from the request alone, stored under its key as every
+    // refusal is.
+    let asked = match asked_time_control(request.time_control, request.days_per_move) {
+        Ok(asked) => asked,
+        Err(refusal) => {
+            return pipeline::refused_before(ctx, caller.id, idempotency.as_ref(), refusal).await
+        }
+    };
     let me = caller.id;
     let my_name = caller.name.clone();
     let new_id = Uuid::new_v4();
@@ -55,7 +67,7 @@ pub async fn rematch(
             me,
             color.opponent(),
             Some(opponent),
-            old.time_control,
+            asked.unwrap_or(old.time_control),
             now,
         );
         store::insert(conn, &record.to_row()?)?;

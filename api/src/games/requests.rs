@@ -138,6 +138,25 @@ pub struct CreateGameRequest {
     pub rated: Option<bool>,
 }
 
+/// A rematch's time control: the finished game's unless one is given
+/// here (the body may be left out).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"time_control": {"type": "fischer", "initial_days": 10,
+    "increment_days": 2, "max_days": 20}}))]
+pub struct RematchRequest {
+    /// How much time each player has (docs/lifecycle.md, "Clocks");
+    /// default: the finished game's
+    #[serde(default)]
+    #[schema(value_type = Option<TimeControlDoc>)]
+    pub time_control: Option<TimeControl>,
+    /// Shorthand for `{"type": "per_move", "days": n}` (1-14); not
+    /// together with `time_control`
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 14)]
+    pub days_per_move: Option<i32>,
+}
+
 /// A setup: either the whole army by square, or a random one placed by the
 /// server (`seed` makes it reproducible).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -43,6 +43,7 @@ pub(super) fn response_headers(doc: &mut serde_json::Value) {
         }
     }
     for operation in operations_mut(doc) {
+        optional_body(operation);
         let id = operation["operationId"]
             .as_str()
             .unwrap_or_default()
@@ -148,6 +149,25 @@ pub(super) fn operations_mut(
         .flat_map(|paths| paths.values_mut())
         .filter_map(serde_json::Value::as_object_mut)
         .flat_map(|item| item.values_mut())
+}
+
+/// A body the request may leave out (`Option<T>`, utoipa writes a `oneOf`
+/// of `T` and `null`): not required, and when sent, a `T` (a `null` body
+/// is refused as any body that is not an object).
+fn optional_body(operation: &mut serde_json::Value) {
+    let Some(body) = operation.get_mut("requestBody") else {
+        return;
+    };
+    if body["required"] == serde_json::Value::Bool(true) {
+        return;
+    }
+    let schema = &mut body["content"]["application/json"]["schema"];
+    let members = schema["oneOf"].as_array().cloned().unwrap_or_default();
+    if let [named, null] = members.as_slice() {
+        if null["type"] == "null" && named.get("$ref").is_some() {
+            *schema = named.clone();
+        }
+    }
 }
 
 /// Summaries, and the 400 examples that fit each operation.

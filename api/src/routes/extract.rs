@@ -336,6 +336,31 @@ fn lowercase_first(text: &str) -> String {
     }
 }
 
+/// A JSON body a request may leave out: `None` without a body (no
+/// `Content-Length`, or 0, and no `Transfer-Encoding`); with one, read as
+/// `web::Json` reads it, so a body that is there answers the same 400,
+/// 413, 415 and 422 as on any other endpoint.
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for OptionalJson<T> {
+    type Error = actix_web::Error;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        use actix_web::http::header;
+        let headers = req.headers();
+        let has_body = headers.contains_key(header::TRANSFER_ENCODING)
+            || headers
+                .get(header::CONTENT_LENGTH)
+                .is_some_and(|length| length.as_bytes() != b"0");
+        if !has_body {
+            return Box::pin(async { Ok(OptionalJson(None)) });
+        }
+        let json = web::Json::<T>::from_request(req, payload);
+        Box::pin(async move { Ok(OptionalJson(Some(json.await?.into_inner()))) })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -169,6 +169,41 @@ backend_tests! {
         assert_eq!(mine["games"], json!([]), "nothing was created");
     }
 
+    async fn a_rematch_keeps_the_time_control_or_takes_the_one_named(app) {
+        let (ann, bo) = two_users(&app, "again").await;
+        let control = json!({"type": "moves_in_days", "moves": 5, "days": 20});
+        let mut ids = Vec::new();
+        for _ in 0..2 {
+            let game = duel(&app, &ann, &bo, control.clone()).await;
+            post_ok(&app, &game.path("/resign"), &ann, &json!({}), 200).await;
+            ids.push(game.id);
+        }
+        // No body: the finished game's control.
+        let response = app.client.post(app.url(&format!("/api/v1/games/{}/rematch", ids[0])))
+            .bearer_auth(&bo.access_token).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 201);
+        let same: Value = response.json().await.unwrap();
+        assert_eq!(same["time_control"], control);
+        // Refused bodies change nothing.
+        let rematch = format!("/api/v1/games/{}/rematch", ids[1]);
+        for body in [
+            json!({"time_control": {"type": "per_move", "days": 0}}),
+            json!({"time_control": {"type": "per_move", "days": 3}, "days_per_move": 3}),
+            json!({"colour": "red"}),
+            json!([]),
+        ] {
+            let r = app.post_json(&rematch, Some(&bo.access_token), &body).await;
+            assert_problem(r, 422, "validation_failed").await;
+        }
+        let r = app.client.post(app.url(&rematch)).bearer_auth(&bo.access_token)
+            .header("content-type", "text/plain").body("days").send().await.unwrap();
+        assert_problem(r, 415, "unsupported_media_type").await;
+        let named = json!({"type": "fischer", "initial_days": 5, "increment_days": 1, "max_days": 9});
+        let other = post_ok(&app, &rematch, &bo, &json!({"time_control": named}), 201).await;
+        assert_eq!(other["time_control"], named);
+        assert_eq!(other["days_per_move"], 1);
+    }
+
     async fn a_game_from_before_time_controls_keeps_its_clock(app) {
         let (ann, bo) = two_users(&app, "legacy").await;
         let mut game = random_match(&app, ann, bo, Variant::Duel, Rules::default(), 2).await;

@@ -24,7 +24,8 @@ use crate::games::answers::{self, GameView, MoveAnswer, MoveHistory};
 use crate::games::list::GamePage;
 use crate::games::play::MoveInput;
 use crate::games::requests::{
-    CreateGameRequest, DrawRequest, JsonObject, ListQuery, MoveRequest, SetupRequest, ViewQuery,
+    CreateGameRequest, DrawRequest, JsonObject, ListQuery, MoveRequest, RematchRequest,
+    SetupRequest, ViewQuery,
 };
 use crate::games::setup::SetupSource;
 use crate::games::step::Precondition;
@@ -32,7 +33,7 @@ use crate::games::{self, Answered, Caller, GameError, Idempotency};
 use crate::openapi::{
     GameCommandRefusals, GameConflict, GameUnprocessable, MoveRejected, SetupRejected, StaleIfMatch,
 };
-use crate::routes::extract::{self, WaitParam};
+use crate::routes::extract::{self, OptionalJson, WaitParam};
 use crate::routes::AuthUser;
 use crate::state::AppState;
 
@@ -87,7 +88,7 @@ fn idempotency(
 }
 
 /// A command on a game named by its id alone, with no body (join,
-/// decline, abort, resign, rematch): the id and the request's key.
+/// decline, abort, resign): the id and the request's key.
 fn id_only(
     req: &HttpRequest,
     id: web::Path<Uuid>,
@@ -585,12 +586,15 @@ pub async fn resign_game(
 /// Offer a rematch
 ///
 /// After a finished game, either player may offer the other a new game with
-/// the same variant, rules and clock and the colors swapped: a challenge the
-/// opponent joins or declines (event `rematch_offered`). One per game.
+/// the same variant and rules and the colors swapped: a challenge the
+/// opponent joins or declines (event `rematch_offered`). One per game. The
+/// time control is the finished game's unless the body (which may be left
+/// out) names another.
 #[utoipa::path(
     tag = "games",
     operation_id = "offer_rematch",
     security(("bearer" = [])),
+    request_body(content = Option<RematchRequest>, description = "Optional: another time control"),
     params(
         ("id" = Uuid, Path, description = "The finished game"),
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe"),
@@ -598,6 +602,8 @@ pub async fn resign_game(
     responses(
         (status = 201, description = "The new game, as its creator sees it", body = GameView,
          headers(("ETag" = String, description = "Tag of this view"))),
+        (status = 413, response = crate::openapi::PayloadTooLarge),
+        (status = 415, response = crate::openapi::UnsupportedMediaType),
         GameCommandRefusals,
     )
 )]
@@ -607,9 +613,13 @@ pub async fn offer_rematch(
     user: AuthUser,
     state: web::Data<AppState>,
     id: web::Path<Uuid>,
+    body: OptionalJson<JsonObject<RematchRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, idem) = id_only(&req, id, StatusCode::CREATED)?;
-    let result = games::rematch::rematch(&state.games, &caller(&user), id, idem.clone()).await;
+    let body = body.0.map(JsonObject::into_inner).unwrap_or_default();
+    let idem = idempotency(&req, &body, StatusCode::CREATED)?;
+    let id = id.into_inner();
+    let result =
+        games::rematch::rematch(&state.games, &caller(&user), id, body, idem.clone()).await;
     finish(user.id, result, StatusCode::CREATED)
 }
 
