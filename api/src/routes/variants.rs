@@ -3,6 +3,7 @@
 //! setup zones, its default rules and the range of every setting.
 
 use actix_web::{get, HttpResponse};
+use domain::time_control::bounds;
 use domain::{Color, Piece, Rules, Square, Variant, PLY_CAP_RANGE, TWO_SQUARE_LIMIT_RANGE};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -81,6 +82,37 @@ pub struct Settings {
     pub max_plies_without_battle: IntegerRange,
     pub days_per_move: IntegerRange,
     pub default_days_per_move: u32,
+    /// The bounds of each `time_control` (docs/lifecycle.md, "Clocks");
+    /// the default is `per_move` of `default_days_per_move`.
+    pub time_controls: TimeControlRanges,
+}
+
+/// The range of every field of each time control; also `fischer`'s
+/// `max_days` is at least its other two, and `moves_in_days`' `days` at
+/// least its `moves`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimeControlRanges {
+    pub per_move: PerMoveRanges,
+    pub fischer: FischerRanges,
+    pub moves_in_days: MovesInDaysRanges,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PerMoveRanges {
+    pub days: IntegerRange,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FischerRanges {
+    pub initial_days: IntegerRange,
+    pub increment_days: IntegerRange,
+    pub max_days: IntegerRange,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MovesInDaysRanges {
+    pub moves: IntegerRange,
+    pub days: IntegerRange,
 }
 
 fn range(range: std::ops::RangeInclusive<u32>, nullable: bool) -> IntegerRange {
@@ -106,6 +138,20 @@ fn settings() -> Settings {
             false,
         ),
         default_days_per_move: u32::try_from(DEFAULT_DAYS_PER_MOVE).unwrap_or(1),
+        time_controls: TimeControlRanges {
+            per_move: PerMoveRanges {
+                days: range(bounds::PER_MOVE_DAYS, false),
+            },
+            fischer: FischerRanges {
+                initial_days: range(bounds::FISCHER_INITIAL_DAYS, false),
+                increment_days: range(bounds::FISCHER_INCREMENT_DAYS, false),
+                max_days: range(bounds::FISCHER_MAX_DAYS, false),
+            },
+            moves_in_days: MovesInDaysRanges {
+                moves: range(bounds::MOVES, false),
+                days: range(bounds::MOVES_IN_DAYS_DAYS, false),
+            },
+        },
     }
 }
 

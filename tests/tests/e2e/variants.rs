@@ -5,6 +5,7 @@ use domain::{Color, Piece, Rules, Variant, PLY_CAP_RANGE, TWO_SQUARE_LIMIT_RANGE
 use serde_json::{json, Value};
 
 use crate::contract::Contract;
+use crate::support::{get_json, post_ok};
 
 backend_tests! {
     async fn variants_are_the_domains_without_a_token(app) {
@@ -46,6 +47,40 @@ backend_tests! {
             assert_eq!(settings["days_per_move"],
                 json!({"minimum": 1, "maximum": 14, "nullable": false}));
             assert_eq!(settings["default_days_per_move"], 3);
+        }
+    }
+
+    /// The time control bounds `/variants` lists are the ones `POST /games`
+    /// keeps: every field at both ends is accepted, one past either end
+    /// refused.
+    async fn the_listed_time_control_bounds_are_those_kept(app) {
+        let ann = app.register_user("bounds").await;
+        let list = get_json(&app, "/api/v1/variants", &ann).await;
+        let controls = list["variants"][0]["settings"]["time_controls"].as_object().unwrap().clone();
+        assert_eq!(controls.len(), 3);
+        for (kind, fields) in &controls {
+            let fields = fields.as_object().unwrap();
+            let at = |end: &str| {
+                let mut control = json!({"type": kind});
+                for (field, range) in fields {
+                    control[field] = range[end].clone();
+                }
+                control
+            };
+            for end in ["minimum", "maximum"] {
+                let body = json!({"time_control": at(end)});
+                let game = post_ok(&app, "/api/v1/games", &ann, &body, 201).await;
+                assert_eq!(game["time_control"], body["time_control"]);
+            }
+            for (field, range) in fields {
+                for (end, step) in [("minimum", -1), ("maximum", 1)] {
+                    let mut control = at(end);
+                    control[field] = json!(range[end].as_i64().unwrap() + step);
+                    let r = app.post_json("/api/v1/games", Some(&ann.access_token),
+                        &json!({"time_control": control})).await;
+                    assert_eq!(r.status().as_u16(), 422, "{kind} {field} {end}");
+                }
+            }
         }
     }
 }
