@@ -33,7 +33,13 @@ pub async fn play_move(
     if let Answered::Written(written) = &answered {
         if let Answer::Move(moved) = &written.value {
             if moved.back_from_vacation {
-                vacation::end(ctx, caller.id, &caller.name, vacation::Ending::Player).await?;
+                // The move is made: its answer stands whatever happens here
+                // (the vacation then ends when the player ends it, or by
+                // itself).
+                let ending = vacation::Ending::Player;
+                if let Err(error) = vacation::end(ctx, caller.id, &caller.name, ending).await {
+                    tracing::warn!(%error, "ending a vacation after a move failed");
+                }
             }
         }
     }

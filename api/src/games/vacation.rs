@@ -76,7 +76,7 @@ pub struct StartVacation {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 366)]
     pub days: Option<u32>,
-    /// Shown to opponents with the vacation (at most 280 characters)
+    /// A note kept with it, shown only to you (at most 280 characters)
     #[serde(default)]
     pub message: Option<String>,
 }
@@ -157,12 +157,14 @@ impl Standing {
         } else {
             self.remaining_days(now)
         };
+        // Over, though the sweep has not ended it yet: shown as over.
+        let on = self.since().is_some() && self.ends_at().is_some_and(|end| end > now);
         VacationView {
-            on_vacation: self.since().is_some(),
-            since: self.since(),
-            until: self.row.until.map(from_db_time),
-            ends_at: self.ends_at(),
-            message: self.row.message.clone(),
+            on_vacation: on,
+            since: self.since().filter(|_| on),
+            until: self.row.until.map(from_db_time).filter(|_| on),
+            ends_at: self.ends_at().filter(|_| on),
+            message: self.row.message.clone().filter(|_| on),
             remaining_days: remaining,
             allowance_days: ctx.vacation.days_per_year,
             carry_over_days: ctx.vacation.carry_over_max,
@@ -224,6 +226,8 @@ pub async fn start(
         }
     }
     let message = message.filter(|m| !m.is_empty());
+    // A vacation over but not yet ended by the sweep is ended first.
+    end(ctx, user, name, Ending::Over).await?;
     let (view, changed, notices) = retrying(|| {
         let (context, name, message) = (ctx.clone(), name.to_owned(), message.clone());
         let now = ctx.clock.now();
@@ -232,6 +236,7 @@ pub async fn start(
                 at: now,
                 days: request.days,
                 message,
+                saving: None,
             };
             begin(&context, conn, user, &name, how)
         })
@@ -246,6 +251,9 @@ struct Begin {
     at: DateTime<Utc>,
     days: Option<u32>,
     message: Option<String>,
+    /// The game whose clock ran out, for an automatic vacation: it is
+    /// paused at its deadline; any other game overdue is left to be lost.
+    saving: Option<Uuid>,
 }
 
 /// Starts `user`'s vacation at `how.at` in `conn`'s transaction: the row,
@@ -292,6 +300,11 @@ fn begin(
     };
     write_row(conn, &mut standing.row)?;
     let (changed, notices) = each_game(conn, user, how.at, |record, color| {
+        // A clock already run out is not saved by a vacation begun after
+        // (an automatic one begins at that very second).
+        if how.saving != Some(record.id) && record.is_overdue(how.at) {
+            return None;
+        }
         record
             .pause_clock(color, ends_at, how.at)
             .then(|| EventPayload::VacationStarted {
@@ -394,9 +407,11 @@ fn each_game(
         let Ok(game_id) = Uuid::parse_str(&id) else {
             continue;
         };
+        let mut done = false;
         for _ in 0..8 {
             let (mut record, names) = load_with_names(conn, game_id)?;
             let Some(color) = record.color_of(user) else {
+                done = true;
                 break;
             };
             let before = record.clone();
@@ -406,6 +421,7 @@ fn each_game(
                 if let (Some(payload), Some(other)) = (told, record.player(color.opponent())) {
                     notices.push(Notice::new(other, payload));
                 }
+                done = true;
                 break;
             }
             let read = names_read(&before, &names);
@@ -421,8 +437,13 @@ fn each_game(
                 if let (Some(payload), Some(other)) = (told, record.player(color.opponent())) {
                     notices.push(Notice::new(other, payload));
                 }
+                done = true;
                 break;
             }
+        }
+        if !done {
+            // Tried again as a whole (`retrying`): no game is left out.
+            return Err(GameError::KeptChanging);
         }
     }
     notices::record(conn, now, &notices)?;
@@ -490,49 +511,95 @@ pub async fn set_auto(ctx: &Context, user: Uuid, auto: bool) -> Result<VacationV
 }
 
 /// Instead of losing game `game_id` on time at `deadline`: if the player
-/// whose clock ran out has automatic vacation on and days left, their
-/// vacation starts at the deadline. `true` if it did (the game goes on).
+/// whose clock ran out in play has automatic vacation on and days left,
+/// their vacation starts at the deadline. `true` if it did (the game goes
+/// on). Not for a setup never placed (the game is aborted as ever), nor
+/// for a clock that was empty already when it started to run (after a
+/// vacation, automatic or not, that ended without a move in that game):
+/// that clock loses.
 pub async fn instead_of_timeout(ctx: &Context, game_id: Uuid) -> Result<bool, GameError> {
-    let context = ctx.clone();
-    let now = ctx.clock.now();
-    let started = db::run_write(&ctx.pool, move |conn| {
+    let started = retrying(|| {
+        let context = ctx.clone();
+        let now = ctx.clock.now();
+        db::run_write(&ctx.pool, move |conn| {
+            auto_begin(&context, conn, game_id, now)
+        })
+    })
+    .await;
+    match started {
+        Ok(Some((_, changed, notices))) => {
+            announce(ctx, &changed, &notices);
+            Ok(true)
+        }
+        Ok(None) => Ok(false),
+        // Others kept changing the game or the player: not now; the game
+        // is looked at again by the next read or sweep.
+        Err(GameError::KeptChanging) => Ok(true),
+        Err(other) => Err(other),
+    }
+}
+
+/// [`instead_of_timeout`]'s transaction.
+fn auto_begin(
+    context: &Context,
+    conn: &mut DbConnection,
+    game_id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Option<(VacationView, Changed, Vec<Notice>)>, GameError> {
+    {
         let (record, names) = load_with_names(conn, game_id)?;
-        let Some((at, late)) = record
-            .clocks
-            .as_ref()
-            .and_then(|clocks| clocks.first_out(&record.running()))
-        else {
-            return Ok::<_, GameError>(None);
+        if !matches!(record.phase, super::record::Phase::Playing(_)) {
+            return Ok(None);
+        }
+        let Some(clocks) = record.clocks.as_ref() else {
+            return Ok(None);
         };
-        let Some(user) = record.player(late).filter(|_| at <= now.timestamp()) else {
+        let Some((at, late)) = clocks.first_out(&record.running()) else {
+            return Ok(None);
+        };
+        let ran_out = at <= now.timestamp() && *clocks.left.get(late) > 0;
+        let Some(user) = record.player(late).filter(|_| ran_out) else {
             return Ok(None);
         };
         let Some(row) = rows::find(conn, &user.to_string())? else {
             return Ok(None);
         };
-        if !row.auto || row.since.is_some() || bots::bot(user).is_some() {
-            return Ok(None);
-        }
-        let at = DateTime::from_timestamp(at, 0).unwrap_or(now).min(now);
-        let standing = Standing::of(&context, user, Some(row), at);
-        if ctx_days_left(&context, &standing, at) < 1 {
+        if !row.auto || bots::bot(user).is_some() {
             return Ok(None);
         }
         let name = names.get(&user).cloned().unwrap_or_default();
+        if let (Some(since), Some(ends_at)) = (row.since, row.ends_at) {
+            // On a vacation already (another clock ran out first): it
+            // covers this clock too, if it ran out while it lasts.
+            let (since, ends_at) = (from_db_time(since), from_db_time(ends_at));
+            if !(since.timestamp()..ends_at.timestamp()).contains(&at) {
+                return Ok(None);
+            }
+            let at = DateTime::from_timestamp(at, 0).unwrap_or(now);
+            let view = Standing::of(context, user, Some(row), now).view(context, now);
+            let (changed, notices) = each_game(conn, user, now, |game, color| {
+                (game.id == game_id && game.pause_clock(color, ends_at, at)).then(|| {
+                    EventPayload::VacationStarted {
+                        game_id,
+                        by: name.clone(),
+                        until: ends_at,
+                    }
+                })
+            })?;
+            return Ok((!changed.is_empty()).then_some((view, changed, notices)));
+        }
+        let at = DateTime::from_timestamp(at, 0).unwrap_or(now).min(now);
+        let standing = Standing::of(context, user, Some(row), at);
+        if ctx_days_left(context, &standing, at) < 1 {
+            return Ok(None);
+        }
         let how = Begin {
             at,
             days: None,
             message: None,
+            saving: Some(game_id),
         };
-        Ok(Some(begin(&context, conn, user, &name, how)?))
-    })
-    .await?;
-    match started {
-        Some((_, changed, notices)) => {
-            announce(ctx, &changed, &notices);
-            Ok(true)
-        }
-        None => Ok(false),
+        Ok(Some(begin(context, conn, user, &name, how)?))
     }
 }
 
@@ -561,27 +628,36 @@ pub async fn cover_game(ctx: &Context, game_id: Uuid) -> Result<(), GameError> {
 /// Pauses every game of `user` (on vacation) in progress that is not
 /// paused until the vacation's end.
 async fn cover_player(ctx: &Context, user: Uuid, now: DateTime<Utc>) -> Result<(), GameError> {
-    let (changed, notices) = db::run_write(&ctx.pool, move |conn| {
-        let Some(row) = rows::find(conn, &user.to_string())? else {
-            return Ok::<_, GameError>((Vec::new(), Vec::new()));
-        };
-        let (Some(_), Some(ends_at)) = (row.since, row.ends_at.map(from_db_time)) else {
-            return Ok((Vec::new(), Vec::new()));
-        };
-        if ends_at <= now {
-            return Ok((Vec::new(), Vec::new()));
-        }
-        let name = crate::storage::users::find_by_id(conn, &user.to_string())?
-            .map(|u| u.username)
-            .unwrap_or_default();
-        each_game(conn, user, now, |record, color| {
-            record
-                .pause_clock(color, ends_at, now)
-                .then(|| EventPayload::VacationStarted {
-                    game_id: record.id,
-                    by: name.clone(),
-                    until: ends_at,
-                })
+    let (changed, notices) = retrying(|| {
+        db::run_write(&ctx.pool, move |conn| {
+            let Some(mut row) = rows::find(conn, &user.to_string())? else {
+                return Ok::<_, GameError>((Vec::new(), Vec::new()));
+            };
+            let (Some(_), Some(ends_at)) = (row.since, row.ends_at.map(from_db_time)) else {
+                return Ok((Vec::new(), Vec::new()));
+            };
+            if ends_at <= now {
+                return Ok((Vec::new(), Vec::new()));
+            }
+            // Written (a new version) before the games: a vacation ended
+            // meanwhile by another transaction makes this one try again, and
+            // see it over, instead of pausing games for a player back.
+            write_row(conn, &mut row)?;
+            let name = crate::storage::users::find_by_id(conn, &user.to_string())?
+                .map(|u| u.username)
+                .unwrap_or_default();
+            each_game(conn, user, now, |record, color| {
+                if record.is_overdue(now) {
+                    return None;
+                }
+                record
+                    .pause_clock(color, ends_at, now)
+                    .then(|| EventPayload::VacationStarted {
+                        game_id: record.id,
+                        by: name.clone(),
+                        until: ends_at,
+                    })
+            })
         })
     })
     .await?;

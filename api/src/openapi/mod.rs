@@ -28,8 +28,8 @@ pub use problems::{
     problem_response, BadRequest, Forbidden, GameCommandRefusals, GameConflict, GameUnprocessable,
     InternalError, MoveRejected, NotFound, PayloadTooLarge, ProblemDocument, ServiceUnavailable,
     SetupNameTaken, SetupRejected, StaleIfMatch, TooManyRequests, TooManyStreams, Unauthorized,
-    UnprocessableEntity, UnsupportedMediaType, UserNotFound, UsernameTaken, VacationRefused,
-    WrongPassword,
+    UnprocessableEntity, UnsupportedMediaType, UserNotFound, UsernameTaken, VacationBusy,
+    VacationRefused, WrongPassword,
 };
 pub use yaml::openapi_yaml;
 
@@ -71,7 +71,7 @@ at once (step 3) and places its own setup, then answers every move within second
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken, SetupNameTaken,
             ServiceUnavailable, InternalError,
             TooManyStreams, GameConflict, MoveRejected, SetupRejected, GameUnprocessable,
-            StaleIfMatch, UserNotFound, VacationRefused
+            StaleIfMatch, UserNotFound, VacationRefused, VacationBusy
         )
     ),
     tags(

@@ -231,8 +231,16 @@ problem_response!(
     409,
     "The vacation cannot start: `vacation_budget_exceeded` (no day left, or more \
      `days` asked for than remain; `remaining_days` says how many do) or \
-     `already_on_vacation`",
+     `already_on_vacation`; or `version_conflict` (it kept changing: try again)",
     "10 days asked for, but only 4 remain this year"
+);
+problem_response!(
+    VacationBusy,
+    ProblemKind::VersionConflict,
+    409,
+    "`version_conflict`: your vacation kept changing while this request was handled \
+     (another request, or the sweep ending it); try again",
+    "the game kept changing while this request was handled; try again"
 );
 problem_response!(
     UsernameTaken,

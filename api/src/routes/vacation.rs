@@ -85,6 +85,7 @@ pub async fn start_vacation(
     responses(
         (status = 200, description = "Back from vacation", body = VacationView),
         (status = 401, response = crate::openapi::Unauthorized),
+        (status = 409, response = crate::openapi::VacationBusy),
         (status = 503, response = crate::openapi::ServiceUnavailable),
     )
 )]
@@ -113,6 +114,7 @@ pub async fn end_vacation(
         (status = 400, response = crate::openapi::BadRequest),
         (status = 401, response = crate::openapi::Unauthorized),
         (status = 403, response = crate::openapi::Forbidden),
+        (status = 409, response = crate::openapi::VacationBusy),
         (status = 413, response = crate::openapi::PayloadTooLarge),
         (status = 415, response = crate::openapi::UnsupportedMediaType),
         (status = 422, response = crate::openapi::UnprocessableEntity),

@@ -247,6 +247,71 @@ backend_tests! {
         assert_eq!(vacation["remaining_days"], 0);
     }
 
+    async fn a_late_vacation_saves_no_game(app) {
+        let (mut ann, mut bo) = two_users(&app, "late").await;
+        let game = ann_to_move(&app, &ann, &bo, 8).await;
+        // Ann's clock ran out six hours ago; no sweep has run yet.
+        app.clock.advance(Duration::days(3) + Duration::hours(6));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        go_on_vacation(&app, &ann, json!({})).await;
+        assert_eq!(sweep(&app).await, 1);
+        let view = game_view(&app, &game.id, &bo).await;
+        assert_eq!(view["result"], json!({"winner": "blue", "reason": "timeout"}));
+    }
+
+    async fn automatic_vacation_does_not_save_a_setup_or_an_empty_clock(app) {
+        app.clock.set(Utc.with_ymd_and_hms(app.now().year() + 1, 3, 1, 9, 0, 0).unwrap());
+        let (mut ann, mut bo) = two_users(&app, "empty").await;
+        let auto = |user: &TestUser| app.client.put(app.url("/api/v1/me/vacation/auto"))
+            .bearer_auth(user.access_token.clone()).json(&json!({"auto": true})).send();
+        assert_eq!(auto(&ann).await.unwrap().status().as_u16(), 200);
+        // A setup never placed aborts the game, vacation or not.
+        let setup = create_game(&app, &bo, &json!({"variant": "duel", "opponent": ann.username})).await;
+        join_game(&app, &setup, &ann).await;
+        let mut first = ann_to_move(&app, &ann, &bo, 9).await;
+        let second = ann_to_move(&app, &ann, &bo, 10).await;
+        place_setup(&app, &setup, &bo, 1).await;
+        app.clock.advance(Duration::days(3));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        sweep(&app).await;
+        assert_eq!(game_view(&app, &setup, &bo).await["status"], "aborted");
+        // Both games in play were saved by one automatic vacation, begun
+        // when the first clock ran out.
+        assert_eq!(vacation_of(&app, &ann).await["on_vacation"], true);
+        for id in [&first.id, &second.id] {
+            let view = game_view(&app, id, &bo).await;
+            assert_eq!(view["status"], "playing");
+            assert_eq!(clock(&view, "red")["on_vacation"], true);
+        }
+        // Ann comes back by moving in the first game: the second's clock
+        // is empty, and it loses at once instead of starting a vacation.
+        app.clock.advance(Duration::hours(1));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        first.red = ann.clone();
+        first.version = game_view(&app, &first.id, &ann).await["version"].as_i64().unwrap();
+        let m = first.local.legal_moves()[0];
+        play(&app, &mut first, m, None).await;
+        sweep(&app).await;
+        let view = game_view(&app, &second.id, &bo).await;
+        assert_eq!(view["result"], json!({"winner": "blue", "reason": "timeout"}));
+        let back = vacation_of(&app, &ann).await;
+        assert_eq!(back["on_vacation"], false);
+        assert_eq!(back["remaining_days"], 29);
+    }
+
+    async fn a_vacation_over_but_not_yet_swept_reads_as_over(app) {
+        let (mut ann, mut bo) = two_users(&app, "unswept").await;
+        go_on_vacation(&app, &ann, json!({"days": 1})).await;
+        app.clock.advance(Duration::days(2));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        let seen = vacation_of(&app, &ann).await;
+        assert_eq!(seen["on_vacation"], false, "{seen}");
+        assert_eq!(seen["remaining_days"], 29);
+        let again = go_on_vacation(&app, &ann, json!({"days": 2})).await;
+        assert_eq!(again["on_vacation"], true);
+        assert_eq!(again["remaining_days"], 28);
+    }
+
     async fn the_budget_is_counted_by_calendar_year(app) {
         let (mut ann, mut bo) = two_users(&app, "newyear").await;
         let year = app.now().year() + 1;
