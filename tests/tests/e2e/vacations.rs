@@ -349,6 +349,20 @@ backend_tests! {
         assert_eq!(clock(&here, "red")["on_vacation"], false);
         assert_eq!(vacation_of(&app, &ann).await["on_vacation"], false);
         replica.stop().await;
+        // A process started while a vacation runs (a restart) finds it as
+        // it was, and its clocks stopped to the second.
+        go_on_vacation(&app, &ann, json!({"days": 3})).await;
+        let before = clock(&game_view(&app, &game.id, &bo).await, "red")["remaining_seconds"].clone();
+        let restarted = Replica::start(&app).await;
+        app.clock.advance(Duration::hours(30));
+        let (mut ann, mut bo) = (ann, bo);
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        let there = restarted.get(&game.path(""), &bo).await;
+        assert_eq!(clock(&there, "red")["on_vacation"], true);
+        assert_eq!(clock(&there, "red")["remaining_seconds"], before);
+        let back = restarted.delete("/api/v1/me/vacation", &ann).await;
+        assert_eq!(back["remaining_days"], 27, "one day before, two begun now: {back}");
+        restarted.stop().await;
     }
 
     async fn a_move_racing_the_start_of_a_vacation_leaves_one_truth(app) {
