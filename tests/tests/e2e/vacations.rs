@@ -130,6 +130,57 @@ backend_tests! {
         assert_eq!(profile["vacation_remaining_days"], 26);
     }
 
+    /// On every time control, the paused time is exact.
+    async fn every_time_control_pauses_to_the_second(app) {
+        let (mut ann, mut bo) = two_users(&app, "every").await;
+        let controls = [
+            json!({"type": "per_move", "days": 5}),
+            json!({"type": "fischer", "initial_days": 6, "increment_days": 1, "max_days": 9}),
+            json!({"type": "moves_in_days", "moves": 3, "days": 7}),
+        ];
+        let mut ids = Vec::new();
+        for control in &controls {
+            let body = json!({"variant": "duel", "color": "red", "opponent": bo.username,
+                              "time_control": control});
+            let id = create_game(&app, &ann, &body).await;
+            join_game(&app, &id, &bo).await;
+            place_setup(&app, &id, &ann, 1).await;
+            place_setup(&app, &id, &bo, 1).await;
+            ids.push(id);
+        }
+        app.clock.advance(Duration::hours(7));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        let mut before = Vec::new();
+        for id in &ids {
+            before.push(clock(&game_view(&app, id, &bo).await, "red")["remaining_seconds"].clone());
+        }
+        go_on_vacation(&app, &ann, json!({})).await;
+        app.clock.advance(Duration::days(3) + Duration::hours(2));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        for (id, left) in ids.iter().zip(&before) {
+            let view = game_view(&app, id, &bo).await;
+            assert_eq!(&clock(&view, "red")["remaining_seconds"], left, "{}", view["time_control"]);
+        }
+        come_back(&app, &ann).await;
+        app.clock.advance(Duration::hours(1));
+        fresh(&app, &mut [&mut ann, &mut bo]).await;
+        for (id, left) in ids.iter().zip(&before) {
+            let view = game_view(&app, id, &bo).await;
+            let now = clock(&view, "red")["remaining_seconds"].as_i64().unwrap();
+            assert_eq!(now, left.as_i64().unwrap() - 3600, "{}", view["time_control"]);
+        }
+    }
+
+    async fn a_bot_never_goes_on_vacation(app) {
+        let ann = app.register_user("botwatch").await;
+        let bot = get_json(&app, "/api/v1/users/bot-tactician", &ann).await;
+        let id = uuid::Uuid::parse_str(bot["id"].as_str().unwrap()).unwrap();
+        let refused = api::games::vacation::start(&app.games, id, "bot-tactician", Default::default()).await;
+        assert!(matches!(refused, Err(api::games::GameError::Forbidden(_))), "{refused:?}");
+        let refused = api::games::vacation::set_auto(&app.games, id, true).await;
+        assert!(matches!(refused, Err(api::games::GameError::Forbidden(_))), "{refused:?}");
+    }
+
     async fn a_move_in_any_game_ends_the_vacation_everywhere(app) {
         let (mut ann, mut bo) = two_users(&app, "mover").await;
         let mut first = ann_to_move(&app, &ann, &bo, 2).await;
