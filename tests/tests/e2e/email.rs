@@ -538,8 +538,11 @@ backend_tests! {
         let seen = verified_address(&app, &relay, &red, "red@example.org").await;
         start_game(&app, &red, &blue, 3).await;
         relay.wait_for(seen + 1).await;
-        // Queued for tomorrow's digest, to the old address.
+        // Queued for tomorrow's digest, to the old address: waited for, so
+        // that the notice is fanned out before the address changes (one
+        // fanned out after the change is the new address's to send).
         start_game(&app, &red, &blue, 3).await;
+        relay.still(&app, seen + 1).await;
         app.clock.advance(chrono::Duration::minutes(1));
         let seen = verified_address(&app, &relay, &red, "red@example.net").await;
         app.clock.advance(chrono::Duration::days(1));
