@@ -25,6 +25,7 @@ mod setup;
 mod square;
 mod state;
 pub mod time_control;
+pub mod tournament;
 pub mod vacation;
 mod variant;
 mod view;
