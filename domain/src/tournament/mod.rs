@@ -12,6 +12,8 @@
 //! gives the same output.
 
 mod berger;
+#[allow(dead_code)] // Until the Swiss pairing uses it.
+mod matching;
 
 use serde::{Deserialize, Serialize};
 
