@@ -12,12 +12,13 @@
 //! gives the same output.
 
 mod berger;
-#[allow(dead_code)] // Until the Swiss pairing uses it.
 mod matching;
+mod swiss;
 
 use serde::{Deserialize, Serialize};
 
 pub use berger::round_robin;
+pub use swiss::{pair_swiss, pair_swiss_detailed, swiss_ranking, SwissPairing};
 
 /// Points counted in halves: a win 2, a draw 1, a loss 0.
 pub type HalfPoints = u32;
@@ -154,7 +155,6 @@ pub struct Standing {
     pub tiebreaks: Vec<(Tiebreak, f64)>,
 }
 
-#[allow(dead_code)] // Until the Swiss pairing and the standings use it.
 impl Outcome {
     /// The half points Red and Blue earn from this outcome.
     pub(crate) fn half_points(self) -> (HalfPoints, HalfPoints) {
