@@ -13,11 +13,13 @@
 
 mod berger;
 mod matching;
+mod standings;
 mod swiss;
 
 use serde::{Deserialize, Serialize};
 
 pub use berger::round_robin;
+pub use standings::standings;
 pub use swiss::{pair_swiss, pair_swiss_detailed, swiss_ranking, SwissPairing};
 
 /// Points counted in halves: a win 2, a draw 1, a loss 0.
