@@ -22,6 +22,7 @@ pub mod startup;
 pub mod state;
 pub mod storage;
 pub mod telemetry;
+pub mod tournaments;
 pub mod username;
 
 pub use actix_web::dev::ServerHandle;

@@ -69,6 +69,10 @@ diesel::table! {
         time_control -> Nullable<Text>,
         /// Both players' clocks, JSON (null before the setup phase).
         clocks -> Nullable<Text>,
+        /// The tournament the game is part of (docs/tournaments.md), and
+        /// its round; null for any other game. Fixed at creation.
+        tournament_id -> Nullable<Text>,
+        tournament_round -> Nullable<Integer>,
     }
 }
 
@@ -289,6 +293,52 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Tournaments (docs/tournaments.md).
+    tournaments (id) {
+        id -> Text,
+        name -> Text,
+        organiser_id -> Text,
+        system -> Text,
+        variant -> Text,
+        rules -> Text,
+        time_control -> Text,
+        rated -> Bool,
+        rounds -> Nullable<Integer>,
+        double_round -> Bool,
+        max_players -> Nullable<Integer>,
+        bye_points -> Integer,
+        starts_at -> Nullable<Timestamp>,
+        status -> Text,
+        current_round -> Integer,
+        version -> BigInt,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tournament_players (tournament_id, user_id) {
+        tournament_id -> Text,
+        user_id -> Text,
+        joined_at -> Timestamp,
+        seat -> Nullable<Integer>,
+        rating -> Nullable<Integer>,
+        withdrawn_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tournament_byes (tournament_id, round) {
+        tournament_id -> Text,
+        round -> Integer,
+        user_id -> Text,
+    }
+}
+
+diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(tournament_players -> users (user_id));
 diesel::joinable!(push_subscriptions -> users (user_id));
 diesel::joinable!(webhooks -> users (user_id));
 diesel::joinable!(deliveries -> webhooks (webhook_id));
@@ -312,5 +362,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     notification_preferences,
     notification_cursors,
     deliveries,
-    vacations
+    vacations,
+    tournaments,
+    tournament_players,
+    tournament_byes
 );

@@ -134,6 +134,7 @@ impl Application {
                 clock.clone(),
             )),
             vacation: config.vacation,
+            games_ended: Arc::default(),
         };
         let accounts = crate::accounts::Context {
             pool: pool.clone(),
@@ -189,6 +190,10 @@ impl Application {
         crate::notifications::outbox::spawn(pool.clone(), clock.clone(), notifier.clone(), outbox)
             .map_err(|e| StartupError::Other(e.to_string().into()))?;
         crate::games::clock::spawn_sweep(
+            state.games.clone(),
+            std::time::Duration::from_secs(config.deadline_sweep_seconds),
+        );
+        crate::tournaments::worker::spawn(
             state.games.clone(),
             std::time::Duration::from_secs(config.deadline_sweep_seconds),
         );

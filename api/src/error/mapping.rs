@@ -27,6 +27,28 @@ impl From<crate::players::PlayerError> for ApiError {
     }
 }
 
+/// Tournament commands: their own refusals, and the game service's and
+/// the database's as for games.
+impl From<crate::tournaments::TournamentError> for ApiError {
+    fn from(error: crate::tournaments::TournamentError) -> Self {
+        use crate::tournaments::TournamentError as E;
+        let detail = error.to_string();
+        match error {
+            E::NotFound => Self::not_found(detail),
+            E::Forbidden(_) => Self::forbidden(detail),
+            E::WrongPhase(_) => Self::new(ProblemKind::WrongPhase, detail),
+            E::Invalid(_) => Self::validation(detail),
+            E::Full(max) => {
+                Self::new(ProblemKind::TournamentFull, detail).with_extension("max_players", max)
+            }
+            E::TooFewPlayers(_) => Self::new(ProblemKind::NotEnoughPlayers, detail),
+            E::Lost => Self::new(ProblemKind::VersionConflict, detail),
+            E::Games(games) => games.into(),
+            E::Store(store) => store.into(),
+        }
+    }
+}
+
 /// The one mapping from the game service's refusals to problem documents
 /// (docs/errors.md). It matches every domain refusal by name, with no
 /// catch-all: a new domain error does not compile until it has its code.

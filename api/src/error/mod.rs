@@ -54,12 +54,14 @@ pub enum ProblemKind {
     SetupNameTaken,
     AlreadyOnVacation,
     VacationBudgetExceeded,
+    TournamentFull,
+    NotEnoughPlayers,
     ServiceUnavailable,
     InternalError,
 }
 
 impl ProblemKind {
-    pub const ALL: [ProblemKind; 24] = [
+    pub const ALL: [ProblemKind; 26] = [
         Self::ValidationFailed,
         Self::Unauthorized,
         Self::Forbidden,
@@ -82,6 +84,8 @@ impl ProblemKind {
         Self::SetupNameTaken,
         Self::AlreadyOnVacation,
         Self::VacationBudgetExceeded,
+        Self::TournamentFull,
+        Self::NotEnoughPlayers,
         Self::ServiceUnavailable,
         Self::InternalError,
     ];
@@ -111,6 +115,8 @@ impl ProblemKind {
             Self::SetupNameTaken => "setup_name_taken",
             Self::AlreadyOnVacation => "already_on_vacation",
             Self::VacationBudgetExceeded => "vacation_budget_exceeded",
+            Self::TournamentFull => "tournament_full",
+            Self::NotEnoughPlayers => "not_enough_players",
             Self::ServiceUnavailable => "service_unavailable",
             Self::InternalError => "internal_error",
         }
@@ -141,6 +147,8 @@ impl ProblemKind {
             Self::SetupNameTaken => "Setup name taken",
             Self::AlreadyOnVacation => "Already on vacation",
             Self::VacationBudgetExceeded => "Not enough vacation left",
+            Self::TournamentFull => "Tournament full",
+            Self::NotEnoughPlayers => "Not enough players",
             Self::ServiceUnavailable => "Service unavailable",
             Self::InternalError => "Internal error",
         }
@@ -165,7 +173,9 @@ impl ProblemKind {
             | Self::UsernameTaken
             | Self::SetupNameTaken
             | Self::AlreadyOnVacation
-            | Self::VacationBudgetExceeded => StatusCode::CONFLICT,
+            | Self::VacationBudgetExceeded
+            | Self::TournamentFull
+            | Self::NotEnoughPlayers => StatusCode::CONFLICT,
             Self::IllegalMove
             | Self::TwoSquareRule
             | Self::MoreSquaresRule
@@ -594,6 +604,18 @@ mod tests {
                     "vacation_budget_exceeded",
                     "/problems/vacation-budget-exceeded",
                     "Not enough vacation left",
+                    409
+                ),
+                (
+                    "tournament_full",
+                    "/problems/tournament-full",
+                    "Tournament full",
+                    409
+                ),
+                (
+                    "not_enough_players",
+                    "/problems/not-enough-players",
+                    "Not enough players",
                     409
                 ),
                 (

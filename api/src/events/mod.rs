@@ -72,7 +72,8 @@ impl StoredPayload {
 pub struct NewEvent {
     pub to: Uuid,
     pub kind: &'static str,
-    pub game_id: Uuid,
+    /// None: a tournament's event.
+    pub game_id: Option<Uuid>,
     pub payload: String,
 }
 

@@ -114,6 +114,10 @@ pub struct GameView {
     pub time_control: TimeControl,
     /// Whether the game counts for ratings (docs/ratings.md).
     pub rated: bool,
+    /// The tournament the game is part of, and its round; `null` for any
+    /// other game (docs/tournaments.md).
+    #[schema(required = true)]
+    pub tournament: Option<TournamentLink>,
     pub creator: PlayerRef,
     /// The user a challenge is addressed to (`null`: an open seat).
     #[schema(required = true)]
@@ -135,6 +139,24 @@ pub struct GameView {
     /// phase. Written last, after `deadline`.
     #[schema(required = true)]
     pub clocks: Option<ClocksView>,
+}
+
+/// The tournament a game is part of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"id": "6f1c2a9e-3b7d-4e0a-9c55-2d8f0b4a7e13", "round": 2}))]
+pub struct TournamentLink {
+    /// `GET /api/v1/tournaments/{id}`
+    pub id: Uuid,
+    /// The round the game belongs to (from 1)
+    pub round: u32,
+}
+
+impl TournamentLink {
+    fn of(record: &GameRecord) -> Option<TournamentLink> {
+        record
+            .tournament
+            .map(|(id, round)| TournamentLink { id, round })
+    }
 }
 
 /// A game in a list: public facts only, no board.
@@ -162,6 +184,10 @@ pub struct GameSummary {
     pub time_control: TimeControl,
     /// Whether the game counts for ratings (docs/ratings.md).
     pub rated: bool,
+    /// The tournament the game is part of, and its round; `null` for any
+    /// other game (docs/tournaments.md).
+    #[schema(required = true)]
+    pub tournament: Option<TournamentLink>,
     /// As in the game's view: when the player to move runs out of time
     /// (`null` while on vacation), as of this answer.
     #[schema(required = true)]
@@ -249,6 +275,7 @@ pub fn game_view(
         days_per_move: days_per_move(record),
         time_control: record.time_control,
         rated: record.rated,
+        tournament: TournamentLink::of(record),
         creator: player_ref(names, record.creator),
         opponent: record.challenged.map(|u| player_ref(names, u)),
         rescues_used: RescuesUsed { red: 0, blue: 0 },
@@ -300,6 +327,7 @@ pub fn summary(record: &GameRecord, names: &Names, now: DateTime<Utc>) -> GameSu
         days_per_move: days_per_move(record),
         time_control: record.time_control,
         rated: record.rated,
+        tournament: TournamentLink::of(record),
         deadline: LiveClocks::of_record(record).at(now).deadline,
         result: record.result(),
         setup_done: setup_done(record),

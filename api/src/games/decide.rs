@@ -100,6 +100,15 @@ pub fn decide(
     let mut decision = match command {
         Command::Join { name } => join(record, me()?, name),
         Command::Decline { name } => decline(record, me()?, name),
+        // A tournament's game is not the players' to call off: it is
+        // forfeited by leaving the tournament (docs/tournaments.md).
+        Command::Abort { .. }
+            if record.tournament.is_some() && record.color_of(me()?).is_some() =>
+        {
+            Err(GameError::wrong_phase(
+                "a tournament game cannot be aborted: leave the tournament to forfeit it",
+            ))
+        }
         Command::Abort { name } => abort(record, me()?, name),
         Command::Setup(setup) => place_setup(record, me()?, setup),
         Command::Move(input) => play(record, me()?, *input),

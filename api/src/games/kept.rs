@@ -182,6 +182,8 @@ mod tests {
             created_at: NaiveDateTime::default(),
             updated_at: NaiveDateTime::default(),
             rated: false,
+            tournament_id: None,
+            tournament_round: None,
         }
     }
 

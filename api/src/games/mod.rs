@@ -77,6 +77,9 @@ pub struct Context {
     pub kept: Arc<kept::KeptGames>,
     /// The vacation days players get.
     pub vacation: domain::vacation::Allowance,
+    /// Notified when a game ends: a tournament may have a round to pair
+    /// (docs/tournaments.md).
+    pub games_ended: Arc<tokio::sync::Notify>,
 }
 
 /// The authenticated user a command acts for.

@@ -107,6 +107,53 @@ pub enum EventPayload {
         /// The username of the player back from vacation
         by: String,
     },
+    /// A tournament you play in started (sent to every player): `games`
+    /// are yours it started with (a round robin's: all of them; a Swiss
+    /// event's: the first round's). Each game's setup phase, and its
+    /// clock, has started (docs/tournaments.md).
+    TournamentStarted {
+        tournament_id: Uuid,
+        /// The tournament's name
+        name: String,
+        games: Vec<RoundGame>,
+        /// Whether you have the first round's bye
+        bye: bool,
+    },
+    /// The next round of a Swiss tournament you play in was paired (sent
+    /// to every player still in it): your game of the round, or your bye.
+    RoundStarted {
+        tournament_id: Uuid,
+        /// The tournament's name
+        name: String,
+        /// The round (from 2; the first comes with `tournament_started`)
+        round: u32,
+        games: Vec<RoundGame>,
+        /// Whether you have this round's bye
+        bye: bool,
+    },
+    /// A tournament you played in is over (sent to every player, withdrawn
+    /// ones included).
+    TournamentFinished {
+        tournament_id: Uuid,
+        /// The tournament's name
+        name: String,
+        /// Your place in the final standings (shared places are equal)
+        place: u32,
+        /// How many played
+        players: u32,
+    },
+}
+
+/// One of your games of a tournament's round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct RoundGame {
+    pub game_id: Uuid,
+    pub round: u32,
+    /// Your color in it
+    #[schema(value_type = super::docs::ColorDoc)]
+    pub color: domain::Color,
+    /// Your opponent's username
+    pub opponent: String,
 }
 
 /// Why a game was aborted before play started.
@@ -135,11 +182,15 @@ impl EventPayload {
             Self::DeadlineSoon { .. } => "deadline_soon",
             Self::VacationStarted { .. } => "vacation_started",
             Self::VacationEnded { .. } => "vacation_ended",
+            Self::TournamentStarted { .. } => "tournament_started",
+            Self::RoundStarted { .. } => "round_started",
+            Self::TournamentFinished { .. } => "tournament_finished",
         }
     }
 
-    pub fn game_id(&self) -> Uuid {
-        match self {
+    /// The game the event is about; none for a tournament's events.
+    pub fn game_id(&self) -> Option<Uuid> {
+        Some(match self {
             Self::ChallengeReceived { game_id, .. }
             | Self::RematchOffered { game_id, .. }
             | Self::ChallengeDeclined { game_id, .. }
@@ -152,7 +203,10 @@ impl EventPayload {
             | Self::DeadlineSoon { game_id, .. }
             | Self::VacationStarted { game_id, .. }
             | Self::VacationEnded { game_id, .. } => *game_id,
-        }
+            Self::TournamentStarted { .. }
+            | Self::RoundStarted { .. }
+            | Self::TournamentFinished { .. } => return None,
+        })
     }
 }
 
@@ -413,7 +467,7 @@ mod tests {
         for payload in all {
             let value = serde_json::to_value(&payload).unwrap();
             assert_eq!(value["type"], payload.kind());
-            assert_eq!(payload.game_id(), game_id);
+            assert_eq!(payload.game_id(), Some(game_id));
         }
     }
 }

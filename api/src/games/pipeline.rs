@@ -35,7 +35,7 @@ use super::decide::{self as decision, Answer, Command, Decision};
 use super::error::GameError;
 use super::fetch::load_with_names;
 use super::kept::Kept;
-use super::notices;
+use super::notices::{self, EventPayload};
 use super::record::{GameRecord, Phase};
 use super::step::Precondition;
 use super::written::{Answered, Change, Failed, Idempotency, Replayed, Written};
@@ -431,6 +431,15 @@ pub(super) fn announce<T>(ctx: &Context, change: Change<T>) -> Written<T> {
     ctx.notifier.game_changed(change.game_id, change.version);
     for user in notices::recipients(&change.notices) {
         ctx.notifier.user_event(user);
+    }
+    let ended = change.notices.iter().any(|notice| {
+        matches!(
+            notice.payload,
+            EventPayload::GameFinished { .. } | EventPayload::GameAborted { .. }
+        )
+    });
+    if ended {
+        ctx.games_ended.notify_one();
     }
     Written {
         value: change.value,

@@ -99,6 +99,15 @@ impl Phase {
     }
 }
 
+/// What every game of a tournament is played with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TournamentSettings {
+    pub variant: Variant,
+    pub rules: Rules,
+    pub time_control: TimeControl,
+    pub rated: bool,
+}
+
 #[derive(Debug, Clone)]
 pub struct GameRecord {
     pub id: Uuid,
@@ -123,6 +132,8 @@ pub struct GameRecord {
     /// clocks by [`GameRecord::settle_clocks`].
     pub deadline: Option<DateTime<Utc>>,
     pub reminded_version: Option<i64>,
+    /// The tournament the game is part of, and its round (docs/tournaments.md).
+    pub tournament: Option<(Uuid, u32)>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -188,9 +199,38 @@ impl GameRecord {
             phase: Phase::Waiting,
             deadline: None,
             reminded_version: None,
+            tournament: None,
             created_at: now,
             updated_at: now,
         }
+    }
+
+    /// A game of a tournament's round at version 1: both players seated,
+    /// the setup phase and its clocks started at `now`
+    /// (docs/tournaments.md). Red stands as its creator.
+    pub fn of_tournament(
+        id: Uuid,
+        settings: &TournamentSettings,
+        players: ByColor<Uuid>,
+        (tournament, round): (Uuid, u32),
+        now: DateTime<Utc>,
+    ) -> GameRecord {
+        let mut record = GameRecord::waiting(
+            id,
+            settings.variant,
+            settings.rules,
+            settings.rated,
+            players.red,
+            Color::Red,
+            None,
+            settings.time_control,
+            now,
+        );
+        record.blue = Some(players.blue);
+        record.phase = Phase::Setup;
+        record.tournament = Some((tournament, round));
+        record.settle_clocks(&Running::default(), ClockAct::Other, now);
+        record
     }
 
     pub fn from_row(row: &GameRow) -> Result<GameRecord, StoreError> {
@@ -237,6 +277,13 @@ impl GameRecord {
             phase,
             deadline: row.deadline.map(from_db_time),
             reminded_version: row.reminded_version,
+            tournament: match (row.tournament_id.as_deref(), row.tournament_round) {
+                (Some(tournament), Some(round)) => Some((
+                    parse_uuid(tournament, "tournament", id)?,
+                    u32::try_from(round).map_err(|_| corrupt("tournament round", id))?,
+                )),
+                _ => None,
+            },
             created_at: from_db_time(row.created_at),
             updated_at: from_db_time(row.updated_at),
         };
@@ -284,6 +331,10 @@ impl GameRecord {
             rated: self.rated,
             time_control: Some(to_json(&self.time_control)?),
             clocks: self.clocks.as_ref().map(to_json).transpose()?,
+            tournament_id: self.tournament.map(|(id, _)| id.to_string()),
+            tournament_round: self
+                .tournament
+                .map(|(_, round)| i32::try_from(round).unwrap_or(i32::MAX)),
         })
     }
 

@@ -11,6 +11,38 @@ const GAME: &str = "0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10";
 const GAME_2: &str = "5d0c3f9a-1b2e-4c7d-8e9f-a0b1c2d3e4f5";
 const ANN: &str = "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11";
 const BO: &str = "2c9d7b14-5e3a-4f0b-8d61-7a2e9c4b1f08";
+const TOURNAMENT: &str = "6f1c2a9e-3b7d-4e0a-9c55-2d8f0b4a7e13";
+
+/// A Swiss tournament of three in its second (last) round.
+fn tournament() -> Value {
+    json!({
+        "id": TOURNAMENT, "name": "Winter Swiss", "organiser": "cy", "system": "swiss",
+        "variant": "duel", "rules": Rules::default(),
+        "time_control": {"type": "per_move", "days": 3}, "rated": true, "round_count": 2,
+        "double": false, "max_players": 32, "bye_points": 1.0, "starts_at": null,
+        "status": "running", "current_round": 2, "created_at": "2026-11-20T09:00:00Z",
+        "started_at": "2026-11-22T09:00:00Z", "finished_at": null,
+        "players": [
+            {"username": "ann", "rating": 1612, "withdrawn": false},
+            {"username": "bo", "rating": 1545, "withdrawn": false},
+            {"username": "cy", "rating": 1500, "withdrawn": false}],
+        "rounds": [
+            {"number": 1, "games": [{"game_id": GAME_2, "red": "ann", "blue": "bo",
+                                     "result": "1-0"}], "byes": ["cy"]},
+            {"number": 2, "games": [{"game_id": GAME, "red": "cy", "blue": "ann",
+                                     "result": null}], "byes": ["bo"]}],
+        "standings": [
+            {"rank": 1, "username": "ann", "points": 1.0, "games": 1, "wins": 1,
+             "withdrawn": false, "tiebreaks": {"buchholz_cut_1": 0.0, "buchholz": 1.0,
+                                               "sonneborn_berger": 1.0}},
+            {"rank": 2, "username": "bo", "points": 1.0, "games": 1, "wins": 0,
+             "withdrawn": false, "tiebreaks": {"buchholz_cut_1": 0.0, "buchholz": 1.0,
+                                               "sonneborn_berger": 0.0}},
+            {"rank": 3, "username": "cy", "points": 1.0, "games": 0, "wins": 0,
+             "withdrawn": false, "tiebreaks": {"buchholz_cut_1": 0.0, "buchholz": 0.0,
+                                               "sonneborn_berger": 0.0}}],
+    })
+}
 
 /// The views of a duel after a few plies: (Red's view, the moves as
 /// Red saw them, the last move as the mover saw it).
@@ -54,6 +86,7 @@ fn game_view(view: &Value) -> Value {
         "deadline": "2026-12-04T10:00:00Z",
         "setup_done": {"red": true, "blue": true},
         "days_per_move": 3, "time_control": {"type": "per_move", "days": 3}, "rated": true,
+        "tournament": null,
         "clocks": {
             "red": {"remaining_seconds": 172_800, "deadline": "2026-12-04T10:00:00Z",
                     "running": true, "on_vacation": false, "until": null},
@@ -92,7 +125,7 @@ pub(super) fn add(schemas: &mut Schemas) {
         "id": GAME, "variant": "duel", "rules": Rules::default(), "status": "playing",
         "version": 9, "ply": game["ply"], "turn": game["turn"], "players": game["players"],
         "creator": game["creator"], "opponent": game["opponent"], "days_per_move": 3,
-        "time_control": {"type": "per_move", "days": 3}, "rated": true,
+        "time_control": {"type": "per_move", "days": 3}, "rated": true, "tournament": null,
         "deadline": game["deadline"], "result": null,
         "setup_done": game["setup_done"], "created_at": game["created_at"],
         "updated_at": game["updated_at"],
@@ -141,6 +174,15 @@ pub(super) fn add(schemas: &mut Schemas) {
                  "at": "2026-09-27T16:40:00Z", "rating": 1601.8, "deviation": 254.1,
                  "volatility": 0.06},
             ], "next_cursor": null}),
+        ),
+        ("TournamentView", tournament()),
+        (
+            "TournamentList",
+            json!({"tournaments": [{"id": TOURNAMENT, "name": "Winter Swiss",
+                "organiser": "cy", "system": "swiss", "variant": "duel",
+                "time_control": {"type": "per_move", "days": 3}, "rated": true,
+                "status": "running", "players": 3, "max_players": 32, "round_count": 2,
+                "current_round": 2, "starts_at": null, "created_at": "2026-11-20T09:00:00Z"}]}),
         ),
         (
             "EventPage",

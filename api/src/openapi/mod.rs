@@ -27,9 +27,9 @@ mod yaml;
 pub use problems::{
     problem_response, BadRequest, Forbidden, GameCommandRefusals, GameConflict, GameUnprocessable,
     InternalError, MoveRejected, NotFound, PayloadTooLarge, ProblemDocument, ServiceUnavailable,
-    SetupNameTaken, SetupRejected, StaleIfMatch, TooManyRequests, TooManyStreams, Unauthorized,
-    UnprocessableEntity, UnsupportedMediaType, UserNotFound, UsernameTaken, VacationBusy,
-    VacationRefused, WrongPassword,
+    SetupNameTaken, SetupRejected, StaleIfMatch, TooManyRequests, TooManyStreams,
+    TournamentConflict, Unauthorized, UnprocessableEntity, UnsupportedMediaType, UserNotFound,
+    UsernameTaken, VacationBusy, VacationRefused, WrongPassword,
 };
 pub use yaml::openapi_yaml;
 
@@ -71,7 +71,7 @@ at once (step 3) and places its own setup, then answers every move within second
             PayloadTooLarge, UnsupportedMediaType, TooManyRequests, UsernameTaken, SetupNameTaken,
             ServiceUnavailable, InternalError,
             TooManyStreams, GameConflict, MoveRejected, SetupRejected, GameUnprocessable,
-            StaleIfMatch, UserNotFound, VacationRefused, VacationBusy
+            StaleIfMatch, UserNotFound, VacationRefused, VacationBusy, TournamentConflict
         )
     ),
     tags(
@@ -92,6 +92,9 @@ at once (step 3) and places its own setup, then answers every move within second
             and never carry a rank."),
         (name = "players", description = "Ratings (Glicko-2, one per variant), the leaderboard \
             and public profiles: join date, ratings over time, finished and current games"),
+        (name = "tournaments", description = "Round robins and Swiss tournaments: create \
+            one, join it, start it; its games are ordinary games, paired round by round, \
+            with standings and tie-breaks"),
         (name = "operations", description = "Health and readiness probes"),
     )
 )]

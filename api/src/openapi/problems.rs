@@ -243,6 +243,16 @@ problem_response!(
     "the game kept changing while this request was handled; try again"
 );
 problem_response!(
+    TournamentConflict,
+    ProblemKind::WrongPhase,
+    409,
+    "The tournament cannot do this now: `wrong_phase` (it has started or is over, \
+     or you are already in it, or not in it), `tournament_full` (`max_players` says \
+     how many it takes), `not_enough_players` (to start), or `version_conflict` \
+     (it kept changing: try again)",
+    "the tournament has started: it takes no more players"
+);
+problem_response!(
     UsernameTaken,
     ProblemKind::UsernameTaken,
     409,

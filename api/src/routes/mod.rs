@@ -20,6 +20,7 @@ pub mod notifications;
 pub mod players;
 pub mod problems;
 pub mod setups;
+pub mod tournaments;
 pub mod vacation;
 pub mod variants;
 
@@ -53,6 +54,7 @@ fn api_v1(cfg: &mut ServiceConfig) {
     cfg.configure(bots::configure);
     cfg.configure(games::configure);
     cfg.configure(players::configure);
+    cfg.configure(tournaments::configure);
 }
 
 /// The 400 example each operation can really get (none reads a JSON body

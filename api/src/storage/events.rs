@@ -43,7 +43,8 @@ pub struct EventRow {
 pub struct NewEventRow<'a> {
     pub user_id: Uuid,
     pub kind: &'a str,
-    pub game_id: Uuid,
+    /// The game it is about (none: a tournament's event).
+    pub game_id: Option<Uuid>,
     pub payload: &'a str,
 }
 
@@ -102,7 +103,7 @@ pub fn record_all(
                         user_id: user,
                         seq,
                         kind: event.kind.to_owned(),
-                        game_id: Some(event.game_id.to_string()),
+                        game_id: event.game_id.map(|g| g.to_string()),
                         payload: event.payload.to_owned(),
                         created_at,
                     })
@@ -124,7 +125,7 @@ pub(super) struct PgEvents<'a> {
     /// it one less, and so on.
     below: Vec<i64>,
     kinds: Vec<&'a str>,
-    games: Vec<String>,
+    games: Vec<Option<String>>,
     payloads: Vec<&'a str>,
     /// The recipients, in the order of their ids (the order their
     /// counters are locked in), and how many events each gets.
@@ -148,7 +149,10 @@ impl<'a> PgEvents<'a> {
         PgEvents {
             below,
             kinds: events.iter().map(|e| e.kind).collect(),
-            games: events.iter().map(|e| e.game_id.to_string()).collect(),
+            games: events
+                .iter()
+                .map(|e| e.game_id.map(|g| g.to_string()))
+                .collect(),
             payloads: events.iter().map(|e| e.payload).collect(),
             users,
             recipients,
@@ -170,7 +174,7 @@ impl<'a> PgEvents<'a> {
         mut out: AstPass<'_, 'b, Pg>,
         only_if: &'static str,
     ) -> QueryResult<()> {
-        use diesel::sql_types::{Array, BigInt, Text, Timestamp};
+        use diesel::sql_types::{Array, BigInt, Nullable, Text, Timestamp};
         out.push_sql(
             "bumped AS ( \
                  INSERT INTO event_counters (user_id, last_seq) \
@@ -197,7 +201,7 @@ impl<'a> PgEvents<'a> {
         out.push_sql("::bigint[], ");
         out.push_bind_param::<Array<Text>, _>(&self.kinds)?;
         out.push_sql("::text[], ");
-        out.push_bind_param::<Array<Text>, _>(&self.games)?;
+        out.push_bind_param::<Array<Nullable<Text>>, _>(&self.games)?;
         out.push_sql("::text[], ");
         out.push_bind_param::<Array<Text>, _>(&self.payloads)?;
         out.push_sql(
@@ -360,7 +364,7 @@ mod tests {
         let event = |user_id| NewEventRow {
             user_id,
             kind: "k",
-            game_id: game,
+            game_id: Some(game),
             payload: "{}",
         };
         let events = [event(ann), event(bob), event(ann), event(ann)];

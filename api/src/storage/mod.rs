@@ -21,6 +21,7 @@ pub mod ratings;
 pub mod refresh_tokens;
 pub mod reminders;
 pub mod setups;
+pub mod tournaments;
 pub mod users;
 pub mod vacations;
 

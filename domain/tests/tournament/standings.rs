@@ -267,3 +267,45 @@ fn a_swiss_bye_and_a_win_over_a_zero_can_tie() {
     assert_eq!(table[1].games, 0);
     assert_eq!(table[1].wins, 0);
 }
+
+/// The worked example of docs/tournaments.md: Ann (seat 0, 1612), Bo
+/// (seat 1, 1545) and Cy (seat 2, 1500) in a Swiss of two rounds.
+#[test]
+fn the_worked_example_of_the_docs() {
+    use domain::tournament::{pair_swiss, Entrant, Pairing};
+    let entrants = [
+        Entrant {
+            rating: 1612,
+            active: true,
+        },
+        Entrant {
+            rating: 1545,
+            active: true,
+        },
+        Entrant {
+            rating: 1500,
+            active: true,
+        },
+    ];
+    let first = pair_swiss(&entrants, &History::default(), 1).unwrap();
+    assert_eq!(first.pairings, [Pairing { red: 0, blue: 1 }]);
+    assert_eq!(first.bye, Some(2));
+    let played = history(&[(1, 0, 1, RedWon)], &[(1, 2)]);
+    let second = pair_swiss(&entrants, &played, 2).unwrap();
+    assert_eq!(second.pairings, [Pairing { red: 2, blue: 0 }]);
+    assert_eq!(second.bye, Some(1));
+    let mut after = played.clone();
+    after.byes.push((2, 1));
+    after.games.push(Played {
+        round: 2,
+        red: 2,
+        blue: 0,
+        outcome: None,
+    });
+    let table = standings(System::Swiss, 3, &after, 2);
+    assert_eq!(places(&table), [(0, 1), (1, 2), (2, 3)]);
+    assert!(table.iter().all(|s| s.points == 2));
+    assert_eq!(values(&table, 0), [0.0, 1.0, 1.0]);
+    assert_eq!(values(&table, 1), [0.0, 1.0, 0.0]);
+    assert_eq!(values(&table, 2), [0.0, 0.0, 0.0]);
+}

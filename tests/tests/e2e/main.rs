@@ -52,6 +52,7 @@ mod statements;
 mod stored_forms;
 mod support;
 mod time_controls;
+mod tournaments;
 mod vacations;
 mod variants;
 mod views_kept;

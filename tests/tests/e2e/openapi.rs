@@ -272,12 +272,18 @@ fn unions_are_discriminated_oneofs_of_named_schemas() {
     let page = &doc["components"]["schemas"]["EventPage"]["properties"]["events"];
     assert_eq!(page["items"]["$ref"], "#/components/schemas/Event");
     let event = &doc["components"]["schemas"]["Event"];
-    assert_eq!(event["oneOf"].as_array().unwrap().len(), 12);
-    for (_, reference) in event["discriminator"]["mapping"].as_object().unwrap() {
+    assert_eq!(event["oneOf"].as_array().unwrap().len(), 15);
+    for (tag, reference) in event["discriminator"]["mapping"].as_object().unwrap() {
         let variant = doc
             .pointer(reference.as_str().unwrap().trim_start_matches('#'))
             .unwrap();
-        for member in ["id", "type", "created_at", "game_id"] {
+        // A game's events name the game; a tournament's, the tournament.
+        let about = if tag.starts_with("tournament_") || tag == "round_started" {
+            "tournament_id"
+        } else {
+            "game_id"
+        };
+        for member in ["id", "type", "created_at", about] {
             assert!(
                 variant["required"]
                     .as_array()
@@ -412,6 +418,7 @@ fn summaries_are_short_and_plain_and_tags_ordered() {
             "events",
             "notifications",
             "players",
+            "tournaments",
             "operations"
         ]
     );

@@ -564,6 +564,8 @@ pub async fn pg_number(app: &TestApp, sql: &'static str, param: &'static str) ->
 /// Another server on `app`'s database.
 pub struct Replica {
     url: String,
+    /// Its game service, to run what its own tasks run.
+    pub games: api::games::Context,
     client: reqwest::Client,
     /// Stops the server, and says when it has.
     stop: tokio::sync::oneshot::Sender<tokio::sync::oneshot::Sender<()>>,
@@ -575,6 +577,7 @@ impl Replica {
             .await
             .expect("the replica starts");
         let url = format!("http://127.0.0.1:{}", replica.port());
+        let games = replica.games();
         let handle = replica.handle();
         tokio::spawn(replica.run_until_stopped());
         let (stop, told) = tokio::sync::oneshot::channel::<tokio::sync::oneshot::Sender<()>>();
@@ -586,6 +589,7 @@ impl Replica {
         });
         Replica {
             url,
+            games,
             client: reqwest::Client::new(),
             stop,
         }

@@ -74,6 +74,12 @@ pub struct GameRow {
     pub time_control: Option<String>,
     /// Both clocks, JSON (null before the setup phase).
     pub clocks: Option<String>,
+    /// The tournament the game is part of, and its round (fixed at
+    /// creation; docs/tournaments.md).
+    #[diesel(skip_update)]
+    pub tournament_id: Option<String>,
+    #[diesel(skip_update)]
+    pub tournament_round: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
