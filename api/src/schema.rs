@@ -338,6 +338,7 @@ diesel::table! {
 }
 
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(tournaments -> users (organiser_id));
 diesel::joinable!(tournament_players -> users (user_id));
 diesel::joinable!(push_subscriptions -> users (user_id));
 diesel::joinable!(webhooks -> users (user_id));

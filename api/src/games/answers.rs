@@ -152,7 +152,7 @@ pub struct TournamentLink {
 }
 
 impl TournamentLink {
-    fn of(record: &GameRecord) -> Option<TournamentLink> {
+    pub fn of(record: &GameRecord) -> Option<TournamentLink> {
         record
             .tournament
             .map(|(id, round)| TournamentLink { id, round })

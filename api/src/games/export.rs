@@ -73,7 +73,7 @@ pub struct ExportSetups {
     "moves": [
         {"ply": 1, "color": "red", "from": "e1", "to": "e2", "piece": "scout", "battle": null, "rescue": null},
         {"ply": 2, "color": "blue", "from": "a10", "to": "a9", "piece": "marshal", "battle": null, "rescue": null}],
-    "result": {"winner": "red", "reason": "resignation"},
+    "result": {"winner": "red", "reason": "resignation"}, "tournament": null,
     "created_at": "2026-11-30T10:00:00Z", "updated_at": "2026-12-01T09:30:00Z"}))]
 pub struct GameExport {
     pub id: Uuid,
@@ -95,6 +95,10 @@ pub struct GameExport {
     /// How the game ended; `null` until it is finished.
     #[schema(value_type = Option<GameResultDoc>, required = true)]
     pub result: Option<GameResult>,
+    /// The tournament the game is part of, and its round; `null` for any
+    /// other game (docs/tournaments.md).
+    #[schema(required = true)]
+    pub tournament: Option<super::answers::TournamentLink>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -135,6 +139,7 @@ fn build(
         },
         moves: moves_of(conn, record, viewer)?,
         result: record.result(),
+        tournament: super::answers::TournamentLink::of(record),
         created_at: record.created_at,
         updated_at: record.updated_at,
     })

@@ -176,6 +176,47 @@ fn line_of(notice: &Notice, seats: &HashMap<Uuid, String>) -> Option<String> {
             None => format!("{who} is on vacation{game}"),
         },
         NotifyEvent::VacationEnded => format!("{who} is back from vacation{game}"),
+        NotifyEvent::TournamentStarted | NotifyEvent::RoundStarted => {
+            let name = data.tournament.as_deref().unwrap_or("a tournament");
+            let start = match data.round {
+                Some(round) => format!("round {round} of {name} is paired"),
+                None => format!("{name} has started"),
+            };
+            let games: Vec<String> = data
+                .games
+                .as_ref()
+                .and_then(serde_json::Value::as_array)
+                .map(|games| {
+                    games
+                        .iter()
+                        .map(|g| {
+                            let opponent = g["opponent"].as_str().unwrap_or("a player");
+                            let id = g["game_id"].as_str().unwrap_or_default();
+                            format!("against {opponent} (game {id})")
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            match (games.is_empty(), data.bye == Some(true)) {
+                (true, true) => format!("{start}: you have the bye"),
+                (true, false) => start,
+                (false, bye) => format!(
+                    "{start}: your setup{} {}{}",
+                    if games.len() > 1 { "s" } else { "" },
+                    games.join(", "),
+                    if bye { ", and a bye" } else { "" }
+                ),
+            }
+        }
+        NotifyEvent::TournamentFinished => {
+            let name = data.tournament.as_deref().unwrap_or("a tournament");
+            match (data.place, data.players) {
+                (Some(place), Some(players)) => {
+                    format!("{name} is over: you placed {place} of {players}")
+                }
+                _ => format!("{name} is over"),
+            }
+        }
         NotifyEvent::GameOver => {
             let result = data.result.as_ref();
             let winner = result.and_then(|r| r["winner"].as_str());

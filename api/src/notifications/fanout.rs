@@ -269,6 +269,17 @@ pub fn body(told: NotifyEvent, event: &EventRow, user: &str, brief: Option<&Game
         }
         NotifyEvent::VacationEnded => data.opponent = text(&told_of["by"]).or(data.opponent),
         NotifyEvent::GameStarted => {}
+        NotifyEvent::TournamentStarted
+        | NotifyEvent::RoundStarted
+        | NotifyEvent::TournamentFinished => {
+            data.tournament_id = uuid(&told_of["tournament_id"]);
+            data.tournament = text(&told_of["name"]);
+            data.round = told_of["round"].as_u64();
+            data.games = told_of.get("games").cloned();
+            data.bye = told_of["bye"].as_bool();
+            data.place = told_of["place"].as_u64();
+            data.players = told_of["players"].as_u64();
+        }
     }
     Notice {
         kind: told.name().to_owned(),

@@ -65,6 +65,29 @@ pub struct NoticeData {
     /// `ping`: the webhook tested
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_id: Option<Uuid>,
+    /// A tournament's events: the tournament
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament_id: Option<Uuid>,
+    /// A tournament's events: its name
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    /// `round_started`: the round
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u64>,
+    /// `tournament_started`, `round_started`: your games it started (each
+    /// with `game_id`, `round`, your `color` and your `opponent`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<crate::games::notices::RoundGame>>)]
+    pub games: Option<serde_json::Value>,
+    /// `tournament_started`, `round_started`: whether you sit the round out
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bye: Option<bool>,
+    /// `tournament_finished`: your place
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<u64>,
+    /// `tournament_finished`: how many played
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<u64>,
 }
 
 /// The squares of a move.

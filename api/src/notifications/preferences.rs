@@ -30,10 +30,16 @@ pub enum NotifyEvent {
     VacationStarted,
     /// Your opponent is back from vacation
     VacationEnded,
+    /// A tournament you play in started: your games of it are in setup
+    TournamentStarted,
+    /// A Swiss tournament's next round is paired: your game, or your bye
+    RoundStarted,
+    /// A tournament you played in is over: your place
+    TournamentFinished,
 }
 
 impl NotifyEvent {
-    pub const ALL: [NotifyEvent; 9] = [
+    pub const ALL: [NotifyEvent; 12] = [
         Self::ChallengeReceived,
         Self::GameStarted,
         Self::YourMove,
@@ -43,6 +49,9 @@ impl NotifyEvent {
         Self::GameOver,
         Self::VacationStarted,
         Self::VacationEnded,
+        Self::TournamentStarted,
+        Self::RoundStarted,
+        Self::TournamentFinished,
     ];
 
     pub fn name(self) -> &'static str {
@@ -56,6 +65,9 @@ impl NotifyEvent {
             Self::GameOver => "game_over",
             Self::VacationStarted => "vacation_started",
             Self::VacationEnded => "vacation_ended",
+            Self::TournamentStarted => "tournament_started",
+            Self::RoundStarted => "round_started",
+            Self::TournamentFinished => "tournament_finished",
         }
     }
 
@@ -75,6 +87,9 @@ impl NotifyEvent {
             "game_finished" => Some(Self::GameOver),
             "vacation_started" => Some(Self::VacationStarted),
             "vacation_ended" => Some(Self::VacationEnded),
+            "tournament_started" => Some(Self::TournamentStarted),
+            "round_started" => Some(Self::RoundStarted),
+            "tournament_finished" => Some(Self::TournamentFinished),
             _ => None,
         }
     }
@@ -83,13 +98,26 @@ impl NotifyEvent {
     pub fn on_by_default(self) -> bool {
         matches!(
             self,
-            Self::ChallengeReceived | Self::YourMove | Self::GameOver | Self::VacationStarted
+            Self::ChallengeReceived
+                | Self::YourMove
+                | Self::GameOver
+                | Self::VacationStarted
+                | Self::TournamentStarted
+                | Self::RoundStarted
+                | Self::TournamentFinished
         )
     }
 
     /// Whether a device should be woken at once (Web Push `Urgency`).
     pub fn urgent(self) -> bool {
-        matches!(self, Self::YourMove | Self::GameOver | Self::DeadlineSoon)
+        matches!(
+            self,
+            Self::YourMove
+                | Self::GameOver
+                | Self::DeadlineSoon
+                | Self::TournamentStarted
+                | Self::RoundStarted
+        )
     }
 }
 
@@ -153,7 +181,10 @@ pub struct ChannelSwitchesInput {
     "rematch_offered": {"push": false, "webhook": false, "email": false},
     "game_over": {"push": true, "webhook": true, "email": true},
     "vacation_started": {"push": true, "webhook": true, "email": true},
-    "vacation_ended": {"push": false, "webhook": false, "email": false}}}))]
+    "vacation_ended": {"push": false, "webhook": false, "email": false},
+    "tournament_started": {"push": true, "webhook": true, "email": true},
+    "round_started": {"push": true, "webhook": true, "email": true},
+    "tournament_finished": {"push": true, "webhook": true, "email": true}}}))]
 pub struct Preferences {
     pub events: BTreeMap<NotifyEvent, ChannelSwitches>,
 }

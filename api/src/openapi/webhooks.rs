@@ -69,5 +69,10 @@ fn describe(event: NotifyEvent) -> &'static str {
         NotifyEvent::GameOver => "Your game is over",
         NotifyEvent::VacationStarted => "Your opponent went on vacation: their clock is stopped",
         NotifyEvent::VacationEnded => "Your opponent is back from vacation",
+        NotifyEvent::TournamentStarted => {
+            "A tournament you play in started: your games are in setup"
+        }
+        NotifyEvent::RoundStarted => "The next round of your Swiss tournament is paired",
+        NotifyEvent::TournamentFinished => "A tournament you played in is over: your place",
     }
 }

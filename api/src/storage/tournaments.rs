@@ -56,8 +56,8 @@ pub struct PlayerRow {
 pub struct NamedPlayer {
     pub row: PlayerRow,
     pub username: String,
-    /// Whether their account was deleted.
-    pub deleted: bool,
+    /// When their account was deleted, if it was.
+    pub deleted_at: Option<NaiveDateTime>,
 }
 
 /// A game of a tournament, as the standings need it.
@@ -73,6 +73,8 @@ pub struct TournamentGame {
     /// Whether each setup was in (an aborted game: whose was missing).
     pub red_set_up: bool,
     pub blue_set_up: bool,
+    /// When it last changed (an aborted game: when it was aborted).
+    pub updated_at: NaiveDateTime,
 }
 
 pub fn insert(conn: &mut DbConnection, row: &TournamentRow) -> QueryResult<()> {
@@ -115,16 +117,18 @@ pub fn delete(conn: &mut DbConnection, id: &str, version: i64) -> QueryResult<bo
     Ok(deleted == 1)
 }
 
-/// A page of tournaments, newest first, of `status` (or any), created
-/// before `before` (the last of the previous page) if given.
+/// A page of tournaments with their organisers' usernames, newest
+/// first, of `status` (or any), created before `before` (the last of the
+/// previous page) if given.
 pub fn list(
     conn: &mut DbConnection,
     status: Option<&str>,
     before: Option<(NaiveDateTime, String)>,
     limit: i64,
-) -> QueryResult<Vec<TournamentRow>> {
+) -> QueryResult<Vec<(TournamentRow, String)>> {
     let mut query = tournaments::table
-        .select(TournamentRow::as_select())
+        .inner_join(users::table)
+        .select((TournamentRow::as_select(), users::username))
         .order((tournaments::created_at.desc(), tournaments::id.desc()))
         .limit(limit)
         .into_boxed();
@@ -141,11 +145,14 @@ pub fn list(
     query.load(conn)
 }
 
-/// How many players each of `ids` has (not withdrawn).
+/// How many players each of `ids` has (not withdrawn, account not
+/// deleted).
 pub fn player_counts(conn: &mut DbConnection, ids: &[String]) -> QueryResult<Vec<(String, i64)>> {
     tournament_players::table
+        .inner_join(users::table)
         .filter(tournament_players::tournament_id.eq_any(ids))
         .filter(tournament_players::withdrawn_at.is_null())
+        .filter(users::deleted_at.is_null())
         .group_by(tournament_players::tournament_id)
         .select((tournament_players::tournament_id, diesel::dsl::count_star()))
         .load(conn)
@@ -169,7 +176,7 @@ pub fn players(conn: &mut DbConnection, tournament: &str) -> QueryResult<Vec<Nam
         .map(|(row, username, deleted_at)| NamedPlayer {
             row,
             username,
-            deleted: deleted_at.is_some(),
+            deleted_at,
         })
         .collect())
 }
@@ -307,6 +314,7 @@ pub fn games_of(conn: &mut DbConnection, tournament: &str) -> QueryResult<Vec<To
             games::result_reason,
             games::red_setup.is_not_null(),
             games::blue_setup.is_not_null(),
+            games::updated_at,
         ))
         .load(conn)
 }
@@ -341,17 +349,52 @@ pub fn running_and_idle(conn: &mut DbConnection, limit: i64) -> QueryResult<Vec<
         .load(conn)
 }
 
-/// The open tournaments whose start time has come, at most `limit`.
+/// The open tournaments whose start time has come and that have at least
+/// `min_players` players whose accounts stand, at most `limit`.
 pub fn due_to_start(
     conn: &mut DbConnection,
     now: NaiveDateTime,
+    min_players: i64,
     limit: i64,
 ) -> QueryResult<Vec<String>> {
     tournaments::table
+        .inner_join(tournament_players::table.inner_join(users::table))
         .filter(tournaments::status.eq(status::OPEN))
         .filter(tournaments::starts_at.le(now))
-        .order((tournaments::starts_at.asc(), tournaments::id.asc()))
+        .filter(users::deleted_at.is_null())
+        .group_by(tournaments::id)
+        .having(diesel::dsl::count_star().ge(min_players))
+        .order(tournaments::id.asc())
         .limit(limit)
         .select(tournaments::id)
+        .load(conn)
+}
+
+/// Games not yet over, in running tournaments, of players who withdrew
+/// (a forfeit not yet written): `(game id, user id, username)`, at most
+/// `limit`.
+pub fn unforfeited(
+    conn: &mut DbConnection,
+    limit: i64,
+) -> QueryResult<Vec<(String, String, String)>> {
+    let player = tournament_players::tournament_id
+        .nullable()
+        .eq(games::tournament_id)
+        .and(
+            tournament_players::user_id
+                .nullable()
+                .eq(games::red_user_id)
+                .or(tournament_players::user_id
+                    .nullable()
+                    .eq(games::blue_user_id)),
+        );
+    games::table
+        .inner_join(tournament_players::table.on(player))
+        .inner_join(users::table.on(users::id.eq(tournament_players::user_id)))
+        .filter(tournament_players::withdrawn_at.is_not_null())
+        .filter(games::status.eq_any(game_status::NOT_OVER))
+        .order(games::id.asc())
+        .limit(limit)
+        .select((games::id, tournament_players::user_id, users::username))
         .load(conn)
 }

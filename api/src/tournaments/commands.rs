@@ -94,18 +94,15 @@ pub async fn list(
             TournamentStatus::Finished => store::status::FINISHED,
         });
         let rows = store::list(conn, status, after, limit)?;
-        let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+        let ids: Vec<String> = rows.iter().map(|(r, _)| r.id.clone()).collect();
         let counts = store::player_counts(conn, &ids)?;
         let mut tournaments = Vec::with_capacity(rows.len());
-        for row in &rows {
+        for (row, organiser) in rows {
             let players = counts
                 .iter()
                 .find(|(id, _)| *id == row.id)
                 .map_or(0, |(_, n)| u32::try_from(*n).unwrap_or(0));
-            let organiser = users::find_by_id(conn, &row.organiser_id)?
-                .map(|u| u.username)
-                .unwrap_or_default();
-            tournaments.push(summary(row, organiser, players)?);
+            tournaments.push(summary(&row, organiser, players)?);
         }
         Ok(TournamentList { tournaments })
     })
@@ -162,7 +159,13 @@ pub async fn join(
                 "already in this tournament".into(),
             ));
         }
-        if loaded.players.len() >= max as usize {
+        // A deleted account on the list takes no place (it never starts).
+        let taken = loaded
+            .players
+            .iter()
+            .filter(|p| p.deleted_at.is_none())
+            .count();
+        if taken >= max as usize {
             return Err(TournamentError::Full(max));
         }
         bump(conn, loaded)?;
@@ -225,13 +228,12 @@ pub async fn withdraw(ctx: &Context, id: Uuid, user: Uuid) -> Result<(), Tournam
                 store::remove_player(conn, &loaded.row.id, &me)?;
                 Ok((false, Paired::default()))
             }
+            // Leaving again only finishes the forfeits of the first time,
+            // should any have been left undone.
             store::status::RUNNING => {
-                if !store::withdraw(conn, &loaded.row.id, &me, to_db_time(now))? {
-                    return Err(TournamentError::WrongPhase(
-                        "you have left this tournament already".into(),
-                    ));
+                if store::withdraw(conn, &loaded.row.id, &me, to_db_time(now))? {
+                    bump(conn, loaded)?;
                 }
-                bump(conn, loaded)?;
                 Ok((true, Paired::default()))
             }
             _ => Err(TournamentError::WrongPhase("the tournament is over".into())),
@@ -255,10 +257,29 @@ async fn forfeit_games(ctx: &Context, id: Uuid, user: Uuid) -> Result<(), Tourna
     })
     .await?;
     let caller = Caller { id: user, name };
-    for game in games.iter().filter_map(|g| Uuid::parse_str(g).ok()) {
-        crate::games::leave::leave(ctx, &caller, game).await?;
+    forfeit(
+        ctx,
+        &caller,
+        games.iter().filter_map(|g| Uuid::parse_str(g).ok()),
+    )
+    .await
+}
+
+/// Ends each of `games` as `caller`'s forfeit, every one tried even when
+/// one fails (the first failure is answered; the worker tries again).
+pub async fn forfeit(
+    ctx: &Context,
+    caller: &Caller,
+    games: impl Iterator<Item = Uuid>,
+) -> Result<(), TournamentError> {
+    let mut failed = None;
+    for game in games {
+        if let Err(error) = crate::games::leave::leave(ctx, caller, game).await {
+            tracing::warn!(%error, game = %game, "a forfeit was not written; the worker tries again");
+            failed.get_or_insert(error);
+        }
     }
-    Ok(())
+    failed.map_or(Ok(()), |error| Err(error.into()))
 }
 
 pub async fn start(
@@ -383,13 +404,13 @@ where
 }
 
 /// After a commit: wakes the recipients of its events, and stops the
-/// clocks of new games of players on vacation.
+/// clocks of the new games of players on vacation.
 pub async fn announce(ctx: &Context, paired: &Paired) {
     let recipients = notices::recipients(&paired.notices);
     for user in &recipients {
         ctx.notifier.user_event(*user);
     }
-    for game in &paired.games {
+    for (game, _) in &paired.games {
         ctx.notifier.game_changed(*game, 1);
     }
     if paired.games.is_empty() {
@@ -400,13 +421,22 @@ pub async fn announce(ctx: &Context, paired: &Paired) {
         Ok::<_, TournamentError>(
             crate::storage::vacations::of_users(conn, &ids)?
                 .into_iter()
-                .any(|row| row.since.is_some()),
+                .filter(|row| row.since.is_some())
+                .filter_map(|row| Uuid::parse_str(&row.user_id).ok())
+                .collect::<Vec<Uuid>>(),
         )
     })
     .await;
     // (Should this fail, the vacation sweep pauses the games soon after.)
-    if !matches!(away, Ok(false)) {
-        for game in &paired.games {
+    let away = match away {
+        Ok(away) => away,
+        Err(error) => {
+            tracing::warn!(%error, "new tournament games not checked for vacations");
+            return;
+        }
+    };
+    for (game, players) in &paired.games {
+        if away.contains(&players.red) || away.contains(&players.blue) {
             if let Err(error) = crate::games::vacation::cover_game(ctx, *game).await {
                 tracing::warn!(%error, game = %game, "a new tournament game was not checked for vacations");
             }

@@ -199,7 +199,9 @@ impl CreateTournament {
             }
         }
         let bye_points = match (system, self.bye_points) {
-            (_, None) => 2,
+            // A round robin's bye is worth nothing: everyone has one.
+            (TournamentSystem::RoundRobin, None) => 0,
+            (TournamentSystem::Swiss, None) => 2,
             (TournamentSystem::RoundRobin, Some(_)) => {
                 return invalid("bye_points is for Swiss tournaments only".into())
             }
@@ -211,6 +213,9 @@ impl CreateTournament {
                 return invalid(format!("bye_points must be 0, 0.5 or 1, not {p}"))
             }
         };
+        self.rules
+            .validate()
+            .map_err(|e| TournamentError::Invalid(e.to_string()))?;
         let time_control = asked_time_control(self.time_control, self.days_per_move)
             .map_err(|e| TournamentError::Invalid(e.to_string()))?
             .unwrap_or(TimeControl::PerMove {

@@ -26,8 +26,8 @@ pub const UNRATED: i32 = 1500;
 /// What a transaction of this module wrote, to announce after its commit.
 #[derive(Debug, Default)]
 pub struct Paired {
-    /// The games it created.
-    pub games: Vec<Uuid>,
+    /// The games it created, each with its players.
+    pub games: Vec<(Uuid, ByColor<Uuid>)>,
     pub notices: Vec<Notice>,
 }
 
@@ -39,10 +39,10 @@ pub fn start(
     now: DateTime<Utc>,
 ) -> Result<Paired, TournamentError> {
     // A deleted account does not start (it can join no game).
-    for player in loaded.players.iter().filter(|p| p.deleted) {
+    for player in loaded.players.iter().filter(|p| p.deleted_at.is_some()) {
         store::remove_player(conn, &loaded.row.id, &player.row.user_id)?;
     }
-    loaded.players.retain(|p| !p.deleted);
+    loaded.players.retain(|p| p.deleted_at.is_none());
     let count = loaded.players.len();
     if count < MIN_PLAYERS {
         return Err(TournamentError::TooFewPlayers(format!(
@@ -106,8 +106,13 @@ pub fn start(
     let mut mine: Vec<(Vec<RoundGame>, bool)> = vec![(Vec::new(), false); count];
     for (number, round) in (1..).zip(&rounds) {
         let created = create_round(conn, loaded, number, round, now)?;
-        for (game, red, blue) in created {
-            paired.games.push(game);
+        for Created {
+            game,
+            seats: (red, blue),
+            players,
+        } in created
+        {
+            paired.games.push((game, players));
             mine[red]
                 .0
                 .push(round_game(loaded, game, number, Color::Red, blue));
@@ -189,8 +194,13 @@ fn next_round(
     let seated = loaded.seated();
     let mut paired = Paired::default();
     let mut mine: Vec<Vec<RoundGame>> = vec![Vec::new(); seated.len()];
-    for (game, red, blue) in created {
-        paired.games.push(game);
+    for Created {
+        game,
+        seats: (red, blue),
+        players,
+    } in created
+    {
+        paired.games.push((game, players));
         mine[red].push(round_game(loaded, game, number, Color::Red, blue));
         mine[blue].push(round_game(loaded, game, number, Color::Blue, red));
     }
@@ -258,6 +268,14 @@ fn entrants(loaded: &Loaded) -> Vec<Entrant> {
         .collect()
 }
 
+/// A game a round created.
+struct Created {
+    game: Uuid,
+    /// Red's seat and Blue's.
+    seats: (usize, usize),
+    players: ByColor<Uuid>,
+}
+
 /// Writes the games (and the bye) of round `number`; returns each game
 /// with its red and blue seats.
 fn create_round(
@@ -266,7 +284,7 @@ fn create_round(
     number: u32,
     round: &Round,
     now: DateTime<Utc>,
-) -> Result<Vec<(Uuid, usize, usize)>, TournamentError> {
+) -> Result<Vec<Created>, TournamentError> {
     let settings: TournamentSettings = loaded.settings()?;
     let seated = loaded.seated();
     let tournament = loaded.id()?;
@@ -282,7 +300,11 @@ fn create_round(
         };
         let record = GameRecord::of_tournament(id, &settings, players, (tournament, number), now);
         game_store::insert(conn, &record.to_row()?)?;
-        created.push((id, pairing.red, pairing.blue));
+        created.push(Created {
+            game: id,
+            seats: (pairing.red, pairing.blue),
+            players,
+        });
     }
     if let Some(bye) = round.bye.and_then(|seat| seated.get(seat)) {
         let round = i32::try_from(number).unwrap_or(i32::MAX);

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDateTime, Utc};
 use domain::tournament::{self, History, Outcome, Played};
 use domain::{Rules, TimeControl, Variant};
 use serde::Serialize;
@@ -256,16 +256,26 @@ impl Loaded {
             .collect()
     }
 
-    fn withdrawn(&self, user: Option<&str>) -> bool {
+    /// Whether `user` was out of the tournament (withdrawn, or deleted) at
+    /// `at` or before.
+    fn out_by(&self, user: Option<&str>, at: NaiveDateTime) -> bool {
         self.players
             .iter()
-            .any(|p| Some(p.row.user_id.as_str()) == user && gone(p))
+            .find(|p| Some(p.row.user_id.as_str()) == user)
+            .and_then(|p| match (p.row.withdrawn_at, p.deleted_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            })
+            .is_some_and(|out| out <= at)
     }
 
     /// How a game counts: `Some` once it is over, as the domain scores it;
-    /// `None` while it is played. An aborted game (a setup that never
-    /// came, or a player who left before play) is lost by whoever left or
-    /// did not set up, and counts for nobody when both did.
+    /// `None` while it is played. An aborted game was either forfeited by
+    /// whoever had left the tournament (or deleted their account) by the
+    /// time it was aborted, or (no one had) ended by the setup clock,
+    /// lost by whoever had not set up. Both sides losing counts for
+    /// nobody. Decided from what held when the game ended, so a later
+    /// withdrawal changes no result.
     fn outcome(&self, game: &TournamentGame) -> Option<Scored> {
         match game.status.as_str() {
             game_status::FINISHED => Some(match game.result_winner.as_deref() {
@@ -274,8 +284,13 @@ impl Loaded {
                 _ => Scored::Outcome(Outcome::Draw),
             }),
             game_status::ABORTED => {
-                let red_lost = !game.red_set_up || self.withdrawn(game.red_user_id.as_deref());
-                let blue_lost = !game.blue_set_up || self.withdrawn(game.blue_user_id.as_deref());
+                let red_left = self.out_by(game.red_user_id.as_deref(), game.updated_at);
+                let blue_left = self.out_by(game.blue_user_id.as_deref(), game.updated_at);
+                let (red_lost, blue_lost) = if red_left || blue_left {
+                    (red_left, blue_left)
+                } else {
+                    (!game.red_set_up, !game.blue_set_up)
+                };
                 Some(match (red_lost, blue_lost) {
                     (true, false) => Scored::Outcome(Outcome::BlueWon),
                     (false, true) => Scored::Outcome(Outcome::RedWon),
@@ -430,7 +445,7 @@ impl Loaded {
 /// Whether a player is out of the tournament: withdrawn, or their
 /// account deleted (treated the same, docs/tournaments.md).
 pub fn gone(player: &NamedPlayer) -> bool {
-    player.row.withdrawn_at.is_some() || player.deleted
+    player.row.withdrawn_at.is_some() || player.deleted_at.is_some()
 }
 
 /// How a finished game counts.

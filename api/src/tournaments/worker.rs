@@ -11,10 +11,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::commands::change;
+use super::commands::{change, forfeit};
+use super::requests::MIN_PLAYERS;
 use super::{rounds, TournamentError};
 use crate::db;
-use crate::games::Context;
+use crate::games::{Caller, Context};
 use crate::storage::to_db_time;
 use crate::storage::tournaments as store;
 
@@ -24,14 +25,26 @@ const BATCH: i64 = 100;
 /// Starts and advances what is due at `now`; returns how many tournaments
 /// this call changed.
 pub async fn sweep(ctx: &Context, now: DateTime<Utc>) -> Result<usize, TournamentError> {
-    let (due, idle) = db::run_as(&ctx.pool, move |conn| {
+    let (due, idle, unforfeited) = db::run_as(&ctx.pool, move |conn| {
+        let min = i64::try_from(MIN_PLAYERS).unwrap_or(i64::MAX);
         Ok::<_, TournamentError>((
-            store::due_to_start(conn, to_db_time(now), BATCH)?,
+            store::due_to_start(conn, to_db_time(now), min, BATCH)?,
             store::running_and_idle(conn, BATCH)?,
+            store::unforfeited(conn, BATCH)?,
         ))
     })
     .await?;
+    // Forfeits a withdrawal left undone (the process stopped, the
+    // database failed): before anything is paired.
+    for (game, user, name) in unforfeited {
+        if let (Ok(game), Ok(id)) = (Uuid::parse_str(&game), Uuid::parse_str(&user)) {
+            let caller = Caller { id, name };
+            let _ = forfeit(ctx, &caller, std::iter::once(game)).await;
+        }
+    }
     let mut changed = 0;
+    // One tournament that cannot be started or advanced now (it is logged)
+    // keeps no other waiting.
     for id in due.iter().filter_map(|id| Uuid::parse_str(id).ok()) {
         let started = change(ctx, id, |conn, loaded, now| {
             if loaded.row.status != store::status::OPEN {
@@ -42,18 +55,19 @@ pub async fn sweep(ctx: &Context, now: DateTime<Utc>) -> Result<usize, Tournamen
         .await;
         match started {
             Ok(()) => changed += 1,
-            // Too few players at its start time: it stays open, and
-            // starts at the first sweep that finds enough.
             Err(TournamentError::TooFewPlayers(_)) => {}
-            Err(other) => return Err(other),
+            Err(error) => tracing::warn!(%error, tournament = %id, "tournament not started"),
         }
     }
     for id in idle.iter().filter_map(|id| Uuid::parse_str(id).ok()) {
-        change(ctx, id, |conn, loaded, now| {
+        let advanced = change(ctx, id, |conn, loaded, now| {
             Ok(rounds::advance(conn, loaded, now)?.unwrap_or_default())
         })
-        .await?;
-        changed += 1;
+        .await;
+        match advanced {
+            Ok(()) => changed += 1,
+            Err(error) => tracing::warn!(%error, tournament = %id, "tournament not advanced"),
+        }
     }
     Ok(changed)
 }

@@ -316,7 +316,8 @@ backend_tests! {
         let defaults = get_json(&app, "/api/v1/me/notifications", &red).await;
         assert_eq!(defaults["events"]["your_move"]["webhook"], true, "{defaults}");
         assert_eq!(defaults["events"]["game_started"]["webhook"], false, "{defaults}");
-        assert_eq!(defaults["events"].as_object().unwrap().len(), 9, "{defaults}");
+        assert_eq!(defaults["events"].as_object().unwrap().len(), 12, "{defaults}");
+        assert_eq!(defaults["events"]["round_started"]["email"], true, "{defaults}");
         assert_eq!(defaults["events"]["vacation_started"]["push"], true, "{defaults}");
         assert_eq!(defaults["events"]["vacation_ended"]["push"], false, "{defaults}");
 

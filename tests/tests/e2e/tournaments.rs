@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::harness::{assert_problem, TestApp, TestUser};
+use crate::notifications::{create_webhook, outbound_to_loopback, Receiver};
 use crate::support::*;
 
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -206,6 +207,8 @@ backend_tests! {
         let game = game_view(&app, first["game_id"].as_str().unwrap(), player).await;
         assert_eq!(game["status"], "setup");
         assert_eq!(game["tournament"], json!({"id": id, "round": round}));
+        let export = get_json(&app, &format!("/api/v1/games/{}/export", first["game_id"].as_str().unwrap()), player).await;
+        assert_eq!(export["tournament"], json!({"id": id, "round": round}));
         assert_eq!(game["rated"], true);
         assert_eq!(game["time_control"], json!({"type": "per_move", "days": 2}));
         assert_ne!(game["deadline"], Value::Null);
@@ -352,6 +355,8 @@ backend_tests! {
             json!({"name": "x", "system": "swiss", "rounds": 3, "double": true}),
             json!({"name": "x", "system": "swiss", "rounds": 3, "starts_at": "2001-01-01T00:00:00Z"}),
             json!({"name": "x", "system": "round_robin", "days_per_move": 30}),
+            json!({"name": "x", "system": "round_robin", "rules": {"two_square_limit": 1}}),
+            json!({"name": "x", "system": "round_robin", "rules": {"max_plies": 0}}),
         ] {
             let response = post("/api/v1/tournaments".into(), &organiser, body.clone()).await.unwrap();
             assert_problem(response, 422, "validation_failed").await;
@@ -464,10 +469,18 @@ backend_tests! {
         assert!(!round.to_string().contains("wd_di"), "{view}");
         let told = events_of(&app, di).await;
         assert!(told.iter().all(|e| e["type"] != "round_started"), "{told:#?}");
-        // Leaving twice is refused.
-        let response = app.client.post(app.url(&format!("/api/v1/tournaments/{id}/leave")))
-            .bearer_auth(&di.access_token).json(&json!({})).send().await.unwrap();
-        assert_problem(response, 409, "wrong_phase").await;
+        // Di's game was forfeited: a win for the other player, though
+        // neither had set up.
+        let forfeited = after["rounds"][0]["games"].as_array().unwrap().iter()
+            .find(|g| g["red"] == "wd_di" || g["blue"] == "wd_di").unwrap().clone();
+        let won = if forfeited["red"] == "wd_di" { "0-1" } else { "1-0" };
+        assert_eq!(forfeited["result"], won, "{after}");
+        let winner = if forfeited["red"] == "wd_di" { &forfeited["blue"] } else { &forfeited["red"] };
+        assert_eq!(points(&after)[winner.as_str().unwrap()], 1.0, "{after}");
+        // Leaving again changes nothing (it only finishes forfeits left
+        // undone).
+        let again = post_ok(&app, &format!("/api/v1/tournaments/{id}/leave"), di, &json!({}), 200).await;
+        assert_eq!(again["standings"], after["standings"]);
         assert_eq!(tournaments_pass(&app).await, 0, "nothing is left to pair while a game runs");
 
         // Round two: the player with the bye deletes their account; their
@@ -498,6 +511,160 @@ backend_tests! {
             }
             None => assert_eq!(view["status"], "finished", "{view}"),
         }
+    }
+}
+
+backend_tests! {
+    async fn a_player_is_told_outside_the_app_when_a_tournament_starts_and_ends(
+        app, config = outbound_to_loopback
+    ) {
+        let receiver = Receiver::start().await;
+        let organiser = app.register_user("hook_organiser").await;
+        let ann = app.register_user("hook_ann").await;
+        let bo = app.register_user("hook_bo").await;
+        let cy = app.register_user("hook_cy").await;
+        create_webhook(&app, &ann, json!({"url": receiver.url})).await;
+        let id = create(&app, &organiser, json!({"name": "Told", "system": "round_robin", "variant": "duel"})).await;
+        for user in [&ann, &bo, &cy] {
+            join(&app, &id, user, json!({})).await;
+        }
+        let view = start(&app, &id, &organiser).await;
+        let got = receiver.wait_for(1).await;
+        let body: Value = serde_json::from_slice(&got[0].body).unwrap();
+        assert_eq!(body["type"], "tournament_started", "{body}");
+        assert_eq!(body["data"]["tournament_id"], id.as_str(), "{body}");
+        assert_eq!(body["data"]["tournament"], "Told", "{body}");
+        assert!(body["data"].get("game_id").is_none(), "{body}");
+        let games = body["data"]["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2, "{body}");
+        let mine: HashSet<&str> = games.iter().map(|g| g["game_id"].as_str().unwrap()).collect();
+        let all = games_of(&view);
+        let listed: HashSet<&str> = all.iter()
+            .filter(|(_, g)| g["red"] == "hook_ann" || g["blue"] == "hook_ann")
+            .map(|(_, g)| g["game_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(mine, listed, "{body}");
+        // Everyone resigns to ann at once; the end reaches her too.
+        let people: HashMap<&str, &TestUser> =
+            [("hook_ann", &ann), ("hook_bo", &bo), ("hook_cy", &cy)].into_iter().collect();
+        for (_, game) in games_of(&view) {
+            let (red, blue) = (people[game["red"].as_str().unwrap()], people[game["blue"].as_str().unwrap()]);
+            let loser = if red.username == "hook_ann" { blue } else if blue.username == "hook_ann" { red } else { blue };
+            play_out(&app, game["game_id"].as_str().unwrap(), &[red, blue], Decided::Resigns(loser)).await;
+        }
+        until_round(&app, &id, &ann, 99).await;
+        let waiting = Instant::now();
+        let finished = loop {
+            assert!(waiting.elapsed() < PATIENCE, "no tournament_finished: {:?}", receiver.received());
+            let got = receiver.received();
+            let bodies: Vec<Value> = got.iter().map(|r| serde_json::from_slice(&r.body).unwrap()).collect();
+            if let Some(done) = bodies.iter().find(|b| b["type"] == "tournament_finished") {
+                break done.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(finished["data"]["place"], 1, "{finished}");
+        assert_eq!(finished["data"]["players"], 3, "{finished}");
+        for delivery in receiver.received() {
+            let text = String::from_utf8_lossy(&delivery.body);
+            for word in ["rank", "piece", "marshal", "spy", "flag", "bomb"] {
+                assert!(!text.contains(word), "{word} in {text}");
+            }
+        }
+    }
+}
+
+backend_tests! {
+    async fn a_tournament_starts_by_itself_and_a_leaver_in_play_resigns(app) {
+        let organiser = app.register_user("auto_organiser").await;
+        let ann = app.register_user("auto_ann").await;
+        let bo = app.register_user("auto_bo").await;
+        let cy = app.register_user("auto_cy").await;
+        let at = app.now() + chrono::Duration::hours(1);
+        let id = create(&app, &organiser, json!({"name": "On time", "system": "round_robin",
+            "variant": "duel", "starts_at": at})).await;
+        join(&app, &id, &ann, json!({})).await;
+        join(&app, &id, &bo, json!({})).await;
+        app.clock.advance(chrono::Duration::hours(2));
+        let (mut ann, mut bo, mut cy) = (ann, bo, cy);
+        for user in [&mut ann, &mut bo, &mut cy] {
+            relogin(&app, user).await;
+        }
+        // Two players at its start time: it waits for a third.
+        assert_eq!(tournaments_pass(&app).await, 0);
+        assert_eq!(tournament(&app, &id, &ann).await["status"], "open");
+        join(&app, &id, &cy, json!({})).await;
+        assert_eq!(tournaments_pass(&app).await, 1);
+        let view = tournament(&app, &id, &ann).await;
+        assert_eq!(view["status"], "running", "{view}");
+        assert_eq!(view["round_count"], 3);
+        assert_eq!(view["bye_points"], 0.0, "a round robin's bye is worth nothing");
+        // Ann's game against Bo is played; Ann leaves during it: resigned.
+        let people: HashMap<&str, &TestUser> =
+            [("auto_ann", &ann), ("auto_bo", &bo), ("auto_cy", &cy)].into_iter().collect();
+        let (_, game) = games_of(&view).into_iter()
+            .find(|(_, g)| [&g["red"], &g["blue"]].iter().all(|n| *n == "auto_ann" || *n == "auto_bo"))
+            .unwrap();
+        let gid = game["game_id"].as_str().unwrap();
+        for (n, name) in [&game["red"], &game["blue"]].iter().enumerate() {
+            place_setup(&app, gid, people[name.as_str().unwrap()], 60 + n as u64).await;
+        }
+        assert_eq!(game_view(&app, gid, &ann).await["status"], "playing");
+        post_ok(&app, &format!("/api/v1/tournaments/{id}/leave"), &ann, &json!({}), 200).await;
+        let ended = game_view(&app, gid, &bo).await;
+        assert_eq!(ended["status"], "finished", "{ended}");
+        assert_eq!(ended["result"]["reason"], "resignation", "{ended}");
+        let bo_color = if game["red"] == "auto_bo" { "red" } else { "blue" };
+        assert_eq!(ended["result"]["winner"], bo_color, "{ended}");
+        // Her other game (against Cy, in setup) is Cy's.
+        let view = tournament(&app, &id, &bo).await;
+        let other = games_of(&view).into_iter()
+            .find(|(_, g)| [&g["red"], &g["blue"]].iter().all(|n| *n == "auto_ann" || *n == "auto_cy"))
+            .unwrap().1;
+        let cy_won = if other["red"] == "auto_cy" { "1-0" } else { "0-1" };
+        assert_eq!(other["result"], cy_won, "{view}");
+    }
+
+    async fn a_pairing_decided_from_a_stale_read_writes_nothing(app) {
+        let organiser = app.register_user("stale_organiser").await;
+        let mut people = Vec::new();
+        for name in ["stale_ann", "stale_bo", "stale_cy", "stale_di"] {
+            people.push(app.register_user(name).await);
+        }
+        let id = create(&app, &organiser, json!({"name": "Stale", "system": "swiss", "rounds": 3,
+            "variant": "duel", "time_control": {"type": "per_move", "days": 1}})).await;
+        for user in &people {
+            join(&app, &id, user, json!({})).await;
+        }
+        start(&app, &id, &organiser).await;
+        // Round one ends by the clock; round two is paired.
+        app.clock.advance(chrono::Duration::days(2));
+        sweep(&app).await;
+        tournaments_pass(&app).await;
+        let mut ann = people.remove(0);
+        relogin(&app, &mut ann).await;
+        let paired = until_round(&app, &id, &ann, 2).await;
+        assert_eq!(paired["current_round"], 2);
+        // What a second process read just before the first paired round
+        // two: the same tournament one version back, round one over.
+        let tournament_id = uuid::Uuid::parse_str(&id).unwrap();
+        let now = app.now();
+        let outcome = api::db::run_write(&app.pool, move |conn| {
+            let mut stale = api::tournaments::view::Loaded::read(conn, tournament_id)?;
+            stale.row.version -= 1;
+            stale.row.current_round = 1;
+            stale.games.retain(|g| g.round == Some(1));
+            stale.byes.retain(|(round, _)| *round == 1);
+            api::tournaments::rounds::advance(conn, &stale, now).map(|paired| paired.is_some())
+        })
+        .await;
+        assert!(
+            matches!(outcome, Err(api::tournaments::TournamentError::Lost)),
+            "{outcome:?}"
+        );
+        let after = tournament(&app, &id, &ann).await;
+        assert_eq!(after["rounds"], paired["rounds"], "nothing more was written");
+        assert_eq!(after["current_round"], 2);
     }
 }
 
