@@ -3,7 +3,7 @@
 //! domain's standings. Nothing here is hidden information: a tournament
 //! shows results, never a board.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use domain::tournament::{self, History, Outcome, Played};
@@ -134,9 +134,25 @@ pub struct StandingView {
     pub wins: u32,
     pub withdrawn: bool,
     /// Round robin: `sonneborn_berger`, `direct_encounter`, `wins`;
-    /// Swiss: `buchholz_cut_1`, `buchholz`, `sonneborn_berger`; in the
-    /// order they break ties
-    pub tiebreaks: BTreeMap<String, f64>,
+    /// Swiss: `buchholz_cut_1`, `buchholz`, `sonneborn_berger`; written
+    /// in the order they break ties
+    #[schema(value_type = std::collections::BTreeMap<String, f64>)]
+    pub tiebreaks: Tiebreaks,
+}
+
+/// Tie-breaks by name, kept (and written) in the order they apply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tiebreaks(pub Vec<(&'static str, f64)>);
+
+impl Serialize for Tiebreaks {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
 }
 
 /// A tournament in a list.
@@ -400,11 +416,13 @@ impl Loaded {
                     games: standing.games,
                     wins: standing.wins,
                     withdrawn: gone(player),
-                    tiebreaks: standing
-                        .tiebreaks
-                        .iter()
-                        .map(|(tiebreak, value)| (tiebreak_name(*tiebreak).to_owned(), *value))
-                        .collect(),
+                    tiebreaks: Tiebreaks(
+                        standing
+                            .tiebreaks
+                            .iter()
+                            .map(|(tiebreak, value)| (tiebreak_name(*tiebreak), *value))
+                            .collect(),
+                    ),
                 })
             })
             .collect();

@@ -322,6 +322,11 @@ backend_tests! {
         let mut named: Vec<&str> = standings[0]["tiebreaks"].as_object().unwrap().keys().map(String::as_str).collect();
         named.sort();
         assert_eq!(named, ["buchholz", "buchholz_cut_1", "sonneborn_berger"]);
+        // Written in the order they break ties.
+        let text = app.get(&format!("/api/v1/tournaments/{id}"), Some(&people[0].access_token))
+            .await.text().await.unwrap();
+        let at = |key: &str| text.find(&format!("\"{key}\":")).unwrap();
+        assert!(at("buchholz_cut_1") < at("buchholz") && at("buchholz") < at("sonneborn_berger"), "{text}");
         // Ranks never fall, points never rise down the list.
         for pair in standings.windows(2) {
             assert!(pair[0]["rank"].as_u64() <= pair[1]["rank"].as_u64());
