@@ -92,28 +92,56 @@ enum Decided<'a> {
 }
 
 /// Plays game `id` to its end: the people in it place setups (a bot
-/// places its own); then `decided`.
+/// places its own); then `decided`. In a classic game the people place
+/// the fixed setup, flag behind its bombs, so that no bot's first move
+/// can end the game; in a duel a bot may win before anyone resigns
+/// (its first move can take a flag), and that result stands.
 async fn play_out(app: &TestApp, id: &str, people: &[&TestUser], decided: Decided<'_>) {
     for (n, user) in people.iter().enumerate() {
-        place_setup(app, id, user, 40 + n as u64).await;
+        let view = game_view(app, id, user).await;
+        let path = format!("/api/v1/games/{id}/setup");
+        let body = if view["variant"] == "classic" {
+            let color = if view["you"] == "red" {
+                domain::Color::Red
+            } else {
+                domain::Color::Blue
+            };
+            json!({"placement": fixed_placement(color)})
+        } else {
+            json!({"random": true, "seed": 40 + n as u64})
+        };
+        post_ok(app, &path, user, &body, 200).await;
     }
     let anyone = people[0];
-    once(app, id, anyone, |v| v["status"] == "playing").await;
-    match decided {
-        Decided::Resigns(loser) => {
-            post_ok(
-                app,
-                &format!("/api/v1/games/{id}/resign"),
-                loser,
-                &json!({}),
-                200,
-            )
-            .await;
-        }
-        Decided::Draw => {
-            let path = format!("/api/v1/games/{id}/draw");
-            post_ok(app, &path, people[0], &json!({"action": "offer"}), 200).await;
-            post_ok(app, &path, people[1], &json!({"action": "accept"}), 200).await;
+    let view = once(app, id, anyone, |v| {
+        v["status"] == "playing" || v["status"] == "finished"
+    })
+    .await;
+    if view["status"] == "playing" {
+        match decided {
+            Decided::Resigns(loser) => {
+                let response = app
+                    .client
+                    .post(app.url(&format!("/api/v1/games/{id}/resign")))
+                    .bearer_auth(&loser.access_token)
+                    .json(&json!({}))
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                // A bot's move may have ended it just now.
+                let over = game_view(app, id, loser).await["status"] == "finished";
+                assert!(
+                    status == 200 || (status == 409 && over),
+                    "{}",
+                    response.text().await.unwrap()
+                );
+            }
+            Decided::Draw => {
+                let path = format!("/api/v1/games/{id}/draw");
+                post_ok(app, &path, people[0], &json!({"action": "offer"}), 200).await;
+                post_ok(app, &path, people[1], &json!({"action": "accept"}), 200).await;
+            }
         }
     }
     let view = once(app, id, anyone, |v| v["status"] == "finished").await;
@@ -171,7 +199,7 @@ backend_tests! {
         let bo = app.register_user("rr_bo").await;
         let cy = app.register_user("rr_cy").await;
         let id = create(&app, &organiser, json!({"name": "Autumn round robin", "system": "round_robin",
-            "variant": "duel", "time_control": {"type": "per_move", "days": 2}, "rated": true})).await;
+            "variant": "classic", "time_control": {"type": "per_move", "days": 2}, "rated": true})).await;
         for user in [&ann, &bo, &cy] {
             join(&app, &id, user, json!({})).await;
         }
