@@ -11,6 +11,7 @@ pub mod db;
 pub mod error;
 pub mod events;
 pub mod games;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod outbound;

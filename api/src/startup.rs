@@ -56,6 +56,9 @@ pub enum StartupError {
 pub struct Application {
     port: u16,
     server: Server,
+    /// `GET /metrics` on its own address (`METRICS_BIND_ADDRESS`): the
+    /// port it listens on and its server's handle.
+    metrics: Option<(u16, ServerHandle)>,
     pool: DbPool,
     notifier: Notifier,
     games: crate::games::Context,
@@ -198,6 +201,10 @@ impl Application {
             std::time::Duration::from_secs(config.deadline_sweep_seconds),
         );
 
+        let metrics = match config.metrics_bind_address {
+            None => None,
+            Some(address) => Some(serve_metrics(address, state.clone())?),
+        };
         let app_state = state.clone();
         let mut server = HttpServer::new(move || build_app(app_state.clone()))
             .listen(listener)
@@ -223,6 +230,7 @@ impl Application {
         Ok(Self {
             port: local.port(),
             server,
+            metrics,
             pool,
             notifier,
             games: state.games.clone(),
@@ -231,6 +239,12 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The port `GET /metrics` is served on when `METRICS_BIND_ADDRESS` is
+    /// set (0 there picks a free one).
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics.as_ref().map(|(port, _)| *port)
     }
 
     /// A handle to stop the server (`handle.stop(true).await` is graceful).
@@ -253,6 +267,9 @@ impl Application {
     /// In-flight requests get the configured shutdown timeout to finish.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let result = self.server.await;
+        if let Some((_, metrics)) = &self.metrics {
+            metrics.stop(true).await;
+        }
         // Stops the background tasks and the LISTEN thread, which first
         // sends the announcements still waiting.
         let notifier = self.notifier.clone();
@@ -523,6 +540,35 @@ fn is_same_origin(origin: &str, head: &actix_web::dev::RequestHead) -> bool {
 
 /// The complete application for one worker: routes, documentation,
 /// extractor settings, fallbacks and middleware.
+/// Serves `GET /metrics` alone on `address` (one worker, no signals of
+/// its own: it stops after the API's server, `run_until_stopped`).
+fn serve_metrics(
+    address: std::net::SocketAddr,
+    state: web::Data<AppState>,
+) -> Result<(u16, ServerHandle), StartupError> {
+    let bind_error = |source| StartupError::Bind {
+        address: address.to_string(),
+        source,
+    };
+    let listener = TcpListener::bind(address).map_err(bind_error)?;
+    let port = listener.local_addr().map_err(bind_error)?.port();
+    let server = HttpServer::new(move || {
+        App::new().app_data(state.clone()).route(
+            routes::metrics::METRICS_PATH,
+            web::get().to(routes::metrics::metrics),
+        )
+    })
+    .listen(listener)
+    .map_err(bind_error)?
+    .workers(1)
+    .disable_signals()
+    .run();
+    let handle = server.handle();
+    tokio::spawn(server);
+    tracing::info!(address = %address, port, "metrics served on their own address");
+    Ok((port, handle))
+}
+
 pub fn build_app(
     state: web::Data<AppState>,
 ) -> App<
@@ -536,6 +582,8 @@ pub fn build_app(
 > {
     let max_body = state.config.max_body_bytes;
     let body_timeout = state.config.request_body_timeout;
+    // On the API's own address unless METRICS_BIND_ADDRESS says elsewhere.
+    let metrics_here = state.config.metrics_bind_address.is_none();
     let cors = cors(&state.config.cors_origins);
     let (app, doc) = App::new()
         .into_utoipa_app()
@@ -570,6 +618,14 @@ pub fn build_app(
                         .display_operation_id(true),
                 ),
         )
+        .configure(move |cfg| {
+            if metrics_here {
+                cfg.route(
+                    routes::metrics::METRICS_PATH,
+                    web::get().to(routes::metrics::metrics),
+                );
+            }
+        })
         .default_service(web::to(fallback))
         .wrap(
             DefaultHeaders::new()

@@ -128,7 +128,23 @@ pub fn finish<B>(
             .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
     }
     let status = res.status().as_u16();
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let elapsed = started.elapsed().as_secs_f64();
+    let latency_ms = elapsed * 1000.0;
+    // By route template, never by path: ids would make a series each.
+    let route = res
+        .request()
+        .match_pattern()
+        .unwrap_or_else(|| "unmatched".to_owned());
+    let method = res.request().method().as_str().to_owned();
+    let metrics = &crate::metrics::METRICS;
+    metrics
+        .requests
+        .with_label_values(&[&method, &route, crate::metrics::status_class(status)])
+        .inc();
+    metrics
+        .latency
+        .with_label_values(&[&method, &route])
+        .observe(elapsed);
     if status >= 500 {
         tracing::error!(status, latency_ms, "request failed");
     } else {

@@ -53,6 +53,11 @@ pub struct ServerArgs {
           value_parser = socket_address)]
     pub bind_address: SocketAddr,
 
+    /// Serve GET /metrics on this address instead of BIND_ADDRESS, so that
+    /// it need not be public (docs/metrics.md)
+    #[arg(long, env = "METRICS_BIND_ADDRESS", global = true, value_parser = socket_address)]
+    pub metrics_bind_address: Option<SocketAddr>,
+
     #[command(flatten)]
     pub database: DatabaseArgs,
 
@@ -385,6 +390,7 @@ impl ServerArgs {
         Ok(Resolved {
             config: Config {
                 bind_address: self.bind_address,
+                metrics_bind_address: self.metrics_bind_address,
                 database,
                 jwt_secret,
                 jwt_issuer: self.jwt_issuer.clone(),

@@ -207,6 +207,8 @@ pub mod defaults {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub bind_address: SocketAddr,
+    /// Where `GET /metrics` is served instead of `bind_address`, if set.
+    pub metrics_bind_address: Option<SocketAddr>,
     pub database: DatabaseUrl,
     pub jwt_secret: Secret,
     pub jwt_issuer: String,
@@ -296,6 +298,7 @@ impl Config {
     pub fn new(database: DatabaseUrl, jwt_secret: Secret) -> Self {
         Self {
             bind_address: defaults::BIND_ADDRESS,
+            metrics_bind_address: None,
             database,
             jwt_secret,
             jwt_issuer: defaults::JWT_ISSUER.to_owned(),

@@ -54,6 +54,12 @@ impl From<diesel::result::Error> for StoreError {
             {
                 StoreError::Conflict(error)
             }
+            Error::DatabaseError(DatabaseErrorKind::Unknown, info)
+                if info.message().contains("statement timeout") =>
+            {
+                crate::metrics::METRICS.statement_timeouts.inc();
+                StoreError::Query(error)
+            }
             _ => StoreError::Query(error),
         }
     }

@@ -68,6 +68,12 @@ pub struct DbPool {
 }
 
 impl DbPool {
+    /// The pool's connections: (open, idle).
+    pub fn connections(&self) -> (u32, u32) {
+        let state = self.pool.state();
+        (state.connections, state.idle_connections)
+    }
+
     /// A connection from the pool, waiting up to its timeout (for start-up
     /// and tools; requests go through [`run`]).
     pub fn get(&self) -> Result<PooledConnection, r2d2::PoolError> {

@@ -312,6 +312,8 @@ pub(super) fn checkout(
     if let Some(conn) = pool.try_get() {
         return Ok(conn);
     }
+    // Counted as waiting until this returns, with a connection or not.
+    let _waiting = crate::metrics::Open::new(&crate::metrics::METRICS.pool_waiting);
     let timeout = pool.connection_timeout();
     let until = Instant::now() + timeout;
     // Waited on in slices: the connections a busy pool holds may all die

@@ -103,6 +103,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Inner {
     pub(crate) fn dispatch(&self, message: Message) {
+        crate::metrics::METRICS.wakeups.inc();
         match message {
             Message::User(user) => {
                 if let Some(sender) = lock(&self.users).get(&user) {

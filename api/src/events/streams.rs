@@ -51,6 +51,12 @@ impl StreamLimiter {
         })
     }
 
+    /// Streams open now, everyone's.
+    pub fn open_total(&self) -> usize {
+        let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        open.values().sum()
+    }
+
     /// Streams open for `user_id` now.
     pub fn open_for(&self, user_id: Uuid) -> usize {
         let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);

@@ -269,6 +269,7 @@ async fn act(
             };
             let precondition = Some(Precondition::Version(record.version));
             play::play_move(ctx, &caller, game, input, precondition, None).await?;
+            crate::metrics::METRICS.bot_moves.inc();
         }
     }
     Ok(())

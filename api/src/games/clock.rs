@@ -84,6 +84,10 @@ pub fn spawn_sweep(ctx: Context, every: Duration) {
                 return;
             }
             let now = ctx.clock.now();
+            crate::metrics::METRICS
+                .sweeps
+                .with_label_values(&["deadlines"])
+                .inc();
             match vacation::sweep(&ctx, now).await {
                 Ok(0) => {}
                 Ok(ended) => tracing::info!(ended, "vacations over ended"),

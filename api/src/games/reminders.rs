@@ -128,6 +128,10 @@ impl ReminderTask {
                 () = &mut shutdown => return,
                 () = tokio::time::sleep(self.every.max(Duration::from_secs(1))) => {}
             }
+            crate::metrics::METRICS
+                .sweeps
+                .with_label_values(&["reminders"])
+                .inc();
             if tokio::time::Instant::now() >= next_prune {
                 next_prune = tokio::time::Instant::now() + PRUNE_EVERY;
                 let now = self.clock.now();

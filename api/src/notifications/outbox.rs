@@ -145,6 +145,10 @@ pub fn spawn(
             if fan_out {
                 last_fan_out = Some(std::time::Instant::now());
             }
+            crate::metrics::METRICS
+                .sweeps
+                .with_label_values(&["outbox"])
+                .inc();
             let busy = match worker.pass(fan_out).await {
                 Ok(busy) => busy,
                 Err(error) => {
@@ -365,6 +369,34 @@ enum Target {
     Push(String, Sent),
 }
 
+/// Counts one attempt by channel and outcome (docs/metrics.md).
+fn count_outcome(target: &Target) {
+    let (channel, outcome) = match target {
+        Target::Gone => ("any", "gone"),
+        Target::Disabled => ("any", "disabled"),
+        Target::Webhook(_, sent) => (
+            "webhook",
+            if sent.error.is_none() {
+                "delivered"
+            } else {
+                "failed"
+            },
+        ),
+        Target::Push(_, sent) => (
+            "push",
+            if sent.error.is_none() {
+                "delivered"
+            } else {
+                "failed"
+            },
+        ),
+    };
+    crate::metrics::METRICS
+        .deliveries
+        .with_label_values(&[channel, outcome])
+        .inc();
+}
+
 /// Records what came of one delivery (`id`, tried `attempts` times).
 fn record_one(
     conn: &mut crate::db::DbConnection,
@@ -375,6 +407,7 @@ fn record_one(
 ) -> Result<(), NotifyError> {
     let at = to_db_time(now);
     let done = |state, status, error| finished(state, at, status, error);
+    count_outcome(target);
     let (sent, hook) = match target {
         Target::Gone => {
             let gone = done(delivery_state::FAILED, None, Some("its target is gone"));

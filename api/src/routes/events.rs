@@ -104,6 +104,8 @@ pub async fn list_events(
     // Subscribe before the first read, so an event committed in between
     // still wakes this request.
     let mut subscription = state.notifier.subscribe_user(user.id);
+    let _waiting =
+        (!wait.is_zero()).then(|| crate::metrics::Open::new(&crate::metrics::METRICS.long_polls));
     loop {
         let events = read_events(&state, user.id, after, limit).await?;
         let left = deadline.saturating_duration_since(Instant::now());

@@ -16,6 +16,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod me;
+pub mod metrics;
 pub mod notifications;
 pub mod players;
 pub mod problems;

@@ -317,3 +317,12 @@ pub fn game_brief(conn: &mut DbConnection, game_id: &str) -> QueryResult<Option<
         .get_result(conn)
         .optional()
 }
+
+/// How many deliveries wait to be sent or tried again (the outbox's depth,
+/// docs/metrics.md).
+pub fn depth(conn: &mut DbConnection) -> QueryResult<i64> {
+    crate::schema::deliveries::table
+        .filter(crate::schema::deliveries::state.eq(delivery_state::PENDING))
+        .count()
+        .get_result(conn)
+}

@@ -84,6 +84,10 @@ pub fn spawn(ctx: Context, every: Duration) {
             if ctx.notifier.is_closed() {
                 return;
             }
+            crate::metrics::METRICS
+                .sweeps
+                .with_label_values(&["tournaments"])
+                .inc();
             match sweep(&ctx, ctx.clock.now()).await {
                 Ok(0) => {}
                 Ok(changed) => tracing::info!(changed, "tournaments started or advanced"),

@@ -31,6 +31,7 @@ mod games_play;
 mod hot_moves;
 mod kept_games;
 mod load;
+mod metrics;
 mod more_squares;
 mod names;
 mod notifications;

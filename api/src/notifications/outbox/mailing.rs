@@ -205,6 +205,14 @@ impl Worker {
     /// starts the player's next day, and one the relay refused for good
     /// unverifies the address.
     async fn record_mail(&self, rows: &[DeliveryRow], outcome: Mailed, digest: Option<&str>) {
+        let counted = match &outcome {
+            Mailed::Sent | Mailed::Nothing => "delivered",
+            _ => "failed",
+        };
+        crate::metrics::METRICS
+            .deliveries
+            .with_label_values(&["email", counted])
+            .inc();
         let now = self.clock.now();
         let rows: Vec<(String, i32)> = rows.iter().map(|d| (d.id.clone(), d.attempts)).collect();
         let digest = digest.map(str::to_owned);

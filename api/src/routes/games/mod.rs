@@ -263,6 +263,7 @@ pub async fn get_game(
         // Subscribe before reading, so no change can slip in between.
         let waiter = state.notifier.wait_for_game_version(id, after, wait);
         if games::view::version_of(&state.games, id).await? <= after {
+            let _waiting = crate::metrics::Open::new(&crate::metrics::METRICS.long_polls);
             waiter.await;
         }
     }
