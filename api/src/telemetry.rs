@@ -135,15 +135,20 @@ pub fn finish<B>(
         .request()
         .match_pattern()
         .unwrap_or_else(|| "unmatched".to_owned());
-    let method = res.request().method().as_str().to_owned();
+    // Known methods only: a client may send any token as a method, and
+    // each would make series of its own.
+    let method = match res.request().method().as_str() {
+        m @ ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS") => m,
+        _ => "other",
+    };
     let metrics = &crate::metrics::METRICS;
     metrics
         .requests
-        .with_label_values(&[&method, &route, crate::metrics::status_class(status)])
+        .with_label_values(&[method, &route, crate::metrics::status_class(status)])
         .inc();
     metrics
         .latency
-        .with_label_values(&[&method, &route])
+        .with_label_values(&[method, &route])
         .observe(elapsed);
     if status >= 500 {
         tracing::error!(status, latency_ms, "request failed");

@@ -85,6 +85,9 @@ backend_tests! {
         }
         let unknown = app.get("/api/v1/games/00000000-0000-0000-0000-000000000000", Some(&red.access_token)).await;
         assert_eq!(unknown.status(), 404);
+        // Any other method is "other": a client cannot make series at will.
+        let brew = reqwest::Method::from_bytes(b"BREW").unwrap();
+        app.client.request(brew, app.url("/api/v1/variants")).send().await.unwrap();
         // A long poll waiting shows as one.
         let polling = {
             let client = app.client.clone();
@@ -100,7 +103,8 @@ backend_tests! {
         assert!(counted(&after, &route) - counted(&before, &route) >= 4.0, "views counted by template");
         assert!(counted(&after, &missing) - counted(&before, &missing) >= 1.0, "a 404 counted as 4xx");
         // Never a series per game id.
-        assert!(!label_values(&after).iter().any(|v| v.contains(&game)));
+        assert!(!label_values(&after).iter().any(|v| v.contains(&game) || v == "BREW"));
+        assert!(value(&after, "stratego_http_requests_total", &[("method", "other")]) >= 1.0);
         assert!(label_values(&after).iter().any(|v| v == "/api/v1/games/{id}/moves" || v == "/api/v1/games/{id}/setup"));
         let timed = |s: &Scrape| value(s, "stratego_http_request_duration_seconds",
             &[("method", "GET"), ("route", "/api/v1/games/{id}")]);
