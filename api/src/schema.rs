@@ -337,6 +337,15 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// Attempts counted for the rate limits (SECURITY.md, "Rate limits").
+    rate_limits (key) {
+        key -> Text,
+        started -> Timestamp,
+        count -> Integer,
+    }
+}
+
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(tournaments -> users (organiser_id));
 diesel::joinable!(tournament_players -> users (user_id));
@@ -366,5 +375,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     vacations,
     tournaments,
     tournament_players,
-    tournament_byes
+    tournament_byes,
+    rate_limits
 );

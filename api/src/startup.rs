@@ -146,8 +146,13 @@ impl Application {
             ended,
             known: Arc::new(crate::auth::known::KnownUsers::new()),
             refresh_ttl: config.refresh_token_ttl,
-            login_limiter: Arc::new(RateLimiter::new(config.login_attempts_per_minute, window)),
+            login_limiter: Arc::new(RateLimiter::new(
+                "login",
+                config.login_attempts_per_minute,
+                window,
+            )),
             register_limiter: Arc::new(RateLimiter::new(
+                "register",
                 config.register_attempts_per_minute,
                 window,
             )),

@@ -21,8 +21,12 @@ pub async fn login(
         .take(64)
         .collect();
     ctx.login_limiter
-        .hit(&format!("ip:{address}"), now)
-        .and_then(|()| ctx.login_limiter.hit(&format!("user:{name_key}"), now))
+        .hit(&ctx.pool, &format!("ip:{address}"), now)
+        .await?
+        .map_err(AccountError::RateLimited)?;
+    ctx.login_limiter
+        .hit(&ctx.pool, &format!("user:{name_key}"), now)
+        .await?
         .map_err(AccountError::RateLimited)?;
 
     let username = credentials.username.clone();

@@ -20,7 +20,8 @@ pub(super) async fn confirm(
     password: String,
 ) -> Result<UserRow, AccountError> {
     ctx.login_limiter
-        .hit(&format!("account:{user_id}"), ctx.clock.now())
+        .hit(&ctx.pool, &format!("account:{user_id}"), ctx.clock.now())
+        .await?
         .map_err(AccountError::RateLimited)?;
     let id = user_id.to_string();
     let user =

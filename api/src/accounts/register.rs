@@ -48,7 +48,8 @@ pub async fn register(
     address: &str,
 ) -> Result<Registered, AccountError> {
     ctx.register_limiter
-        .hit(&format!("ip:{address}"), ctx.clock.now())
+        .hit(&ctx.pool, &format!("ip:{address}"), ctx.clock.now())
+        .await?
         .map_err(AccountError::RateLimited)?;
     check_new(
         Some(&credentials.username),

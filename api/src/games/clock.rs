@@ -101,6 +101,9 @@ pub fn spawn_sweep(ctx: Context, every: Duration) {
             if let Err(error) = written::purge_idempotency_keys(&ctx.pool, now).await {
                 tracing::warn!(%error, "purging idempotency keys failed");
             }
+            if let Err(error) = crate::rate_limit::prune(&ctx.pool, now).await {
+                tracing::warn!(%error, "pruning old rate-limit windows failed");
+            }
             last = CacheCounts::of(&ctx).log_since(last, &ctx);
         }
     });

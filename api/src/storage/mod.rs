@@ -17,6 +17,7 @@ pub mod games;
 pub mod idempotency;
 pub mod outbox;
 mod prepared;
+pub mod rate_limits;
 pub mod ratings;
 pub mod refresh_tokens;
 pub mod reminders;

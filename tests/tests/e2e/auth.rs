@@ -348,3 +348,28 @@ backend_tests! {
         assert_eq!(response.status().as_u16(), 200);
     }
 }
+
+postgres_tests! {
+    /// Two processes on one database share one allowance: attempts on
+    /// either count against the same window (SECURITY.md, "Rate limits").
+    async fn two_processes_share_one_login_allowance(
+        app, config = |c| c.login_attempts_per_minute = 4
+    ) {
+        app.register_user("shared_ann").await;
+        let replica = crate::support::Replica::start_with(&app, |c| c.login_attempts_per_minute = 4).await;
+        for n in 0..4 {
+            let response = if n % 2 == 0 {
+                app.login("shared_ann", "wrong password").await
+            } else {
+                replica.login("shared_ann", "wrong password").await
+            };
+            assert_problem(response, 401, "unauthorized").await;
+        }
+        // The fifth, on either process, is over the allowance of 4.
+        assert_problem(replica.login("shared_ann", PASSWORD).await, 429, "rate_limited").await;
+        assert_problem(app.login("shared_ann", PASSWORD).await, 429, "rate_limited").await;
+        app.clock.advance(Duration::seconds(60));
+        assert_eq!(replica.login("shared_ann", PASSWORD).await.status(), StatusCode::OK);
+        replica.stop().await;
+    }
+}

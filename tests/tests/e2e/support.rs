@@ -573,7 +573,17 @@ pub struct Replica {
 
 impl Replica {
     pub async fn start(app: &TestApp) -> Replica {
-        let replica = api::Application::build(test_config(app.database().url()), app.clock.clone())
+        Replica::start_with(app, |_| {}).await
+    }
+
+    /// [`Replica::start`] with [`test_config`] changed by `customize`.
+    pub async fn start_with(
+        app: &TestApp,
+        customize: impl FnOnce(&mut api::config::Config),
+    ) -> Replica {
+        let mut config = test_config(app.database().url());
+        customize(&mut config);
+        let replica = api::Application::build(config, app.clock.clone())
             .await
             .expect("the replica starts");
         let url = format!("http://127.0.0.1:{}", replica.port());
@@ -599,6 +609,16 @@ impl Replica {
         let (done, stopped) = tokio::sync::oneshot::channel();
         self.stop.send(done).unwrap();
         stopped.await.unwrap();
+    }
+
+    /// Logs in here: the answer as it came.
+    pub async fn login(&self, username: &str, password: &str) -> reqwest::Response {
+        self.client
+            .post(format!("{}/api/v1/auth/login", self.url))
+            .json(&json!({"username": username, "password": password}))
+            .send()
+            .await
+            .unwrap()
     }
 
     /// GET `path` here as `user`; the JSON of a 200.
