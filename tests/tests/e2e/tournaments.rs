@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::harness::{assert_problem, TestApp, TestDatabase, TestUser};
+use crate::harness::{assert_problem, TestApp, TestUser};
 use crate::notifications::{create_webhook, outbound_to_loopback, Receiver};
 use crate::support::*;
 
