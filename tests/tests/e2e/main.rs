@@ -54,6 +54,7 @@ mod stored_forms;
 mod support;
 mod time_controls;
 mod tournaments;
+mod tournaments_processes;
 mod vacations;
 mod variants;
 mod views_kept;
