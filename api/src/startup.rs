@@ -217,7 +217,7 @@ impl Application {
                 address: local.to_string(),
                 source,
             })?
-            .shutdown_timeout(config.shutdown_timeout_seconds)
+            .shutdown_timeout(config.shutdown_grace_seconds)
             .keep_alive(if config.keep_alive.is_zero() {
                 actix_web::http::KeepAlive::Disabled
             } else {

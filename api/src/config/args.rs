@@ -175,11 +175,18 @@ pub struct ServerArgs {
           value_parser = or_unset(RangedU64ValueParser::<usize>::new().range(1..=1024)))]
     pub workers: Option<OrUnset<usize>>,
 
-    /// Seconds to let in-flight requests finish after SIGTERM
-    #[arg(long, env = "SHUTDOWN_TIMEOUT_SECONDS", global = true,
-          default_value_t = defaults::SHUTDOWN_TIMEOUT_SECONDS,
+    /// Seconds a stop (SIGTERM) may take: requests in flight finish,
+    /// streams end with a reconnect hint, outbox deliveries in flight are
+    /// handed back, then the process exits 0 [default: 30]
+    #[arg(long, env = "SHUTDOWN_GRACE_SECONDS", global = true,
           value_parser = trimmed(value_parser!(u64).range(0..=3600)))]
-    pub shutdown_timeout_seconds: u64,
+    pub shutdown_grace_seconds: Option<u64>,
+
+    /// The older name of SHUTDOWN_GRACE_SECONDS, still read when that is
+    /// unset
+    #[arg(long, env = "SHUTDOWN_TIMEOUT_SECONDS", global = true, hide = true,
+          value_parser = trimmed(value_parser!(u64).range(0..=3600)))]
+    pub shutdown_timeout_seconds: Option<u64>,
 
     /// Open event/game streams (Server-Sent Events) allowed per user and
     /// server process; one more answers 429 `too_many_streams`
@@ -413,7 +420,10 @@ impl ServerArgs {
                 keep_alive: std::time::Duration::from_secs(self.keep_alive_seconds),
                 trust_proxy_headers: self.trust_proxy_headers,
                 workers: self.workers.flatten(),
-                shutdown_timeout_seconds: self.shutdown_timeout_seconds,
+                shutdown_grace_seconds: self
+                    .shutdown_grace_seconds
+                    .or(self.shutdown_timeout_seconds)
+                    .unwrap_or(defaults::SHUTDOWN_GRACE_SECONDS),
                 max_streams_per_user: self.max_streams_per_user,
                 sse_keepalive_seconds: self.sse_keepalive_seconds,
                 deadline_reminder_percent: self.deadline_reminder_percent,

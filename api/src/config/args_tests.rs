@@ -75,6 +75,7 @@ fn bad_values_are_reported_in_one_line_naming_the_variable() {
         ("--keep-alive-seconds=3601", "KEEP_ALIVE_SECONDS"),
         ("--trust-proxy-headers=maybe", "TRUST_PROXY_HEADERS"),
         ("--workers=0", "WORKERS"),
+        ("--shutdown-grace-seconds=3601", "SHUTDOWN_GRACE_SECONDS"),
         (
             "--shutdown-timeout-seconds=3601",
             "SHUTDOWN_TIMEOUT_SECONDS",
@@ -243,4 +244,23 @@ fn a_public_url_is_kept_as_parsed_without_its_last_slash() {
     ] {
         assert!(public_url(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn the_shutdown_grace_has_an_older_name_that_counts_only_when_it_is_unset() {
+    let grace = |argv: &[&str]| {
+        let mut all = vec![SECRET, "--database-url=postgres://h/d"];
+        all.extend_from_slice(argv);
+        args(&all).resolve().unwrap().config.shutdown_grace_seconds
+    };
+    assert_eq!(grace(&[]), 30);
+    assert_eq!(grace(&["--shutdown-timeout-seconds=12"]), 12);
+    assert_eq!(grace(&["--shutdown-grace-seconds=7"]), 7);
+    assert_eq!(
+        grace(&[
+            "--shutdown-grace-seconds=7",
+            "--shutdown-timeout-seconds=12"
+        ]),
+        7
+    );
 }

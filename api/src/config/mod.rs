@@ -186,7 +186,7 @@ pub mod defaults {
     pub const REQUEST_BODY_TIMEOUT_SECONDS: u64 = 10;
     pub const KEEP_ALIVE_SECONDS: u64 = 5;
     pub const TRUST_PROXY_HEADERS: bool = false;
-    pub const SHUTDOWN_TIMEOUT_SECONDS: u64 = 30;
+    pub const SHUTDOWN_GRACE_SECONDS: u64 = 30;
     pub const MAX_STREAMS_PER_USER: usize = 5;
     pub const SSE_KEEPALIVE_SECONDS: u64 = 15;
     pub const DEADLINE_REMINDER_PERCENT: u32 = 25;
@@ -244,7 +244,7 @@ pub struct Config {
     pub trust_proxy_headers: bool,
     /// HTTP worker threads; `None` means one per core.
     pub workers: Option<usize>,
-    pub shutdown_timeout_seconds: u64,
+    pub shutdown_grace_seconds: u64,
     /// Open event/game streams (SSE) allowed per user, per server process.
     pub max_streams_per_user: usize,
     /// Seconds between keep-alive comments on an idle stream.
@@ -321,7 +321,7 @@ impl Config {
             keep_alive: std::time::Duration::from_secs(defaults::KEEP_ALIVE_SECONDS),
             trust_proxy_headers: defaults::TRUST_PROXY_HEADERS,
             workers: None,
-            shutdown_timeout_seconds: defaults::SHUTDOWN_TIMEOUT_SECONDS,
+            shutdown_grace_seconds: defaults::SHUTDOWN_GRACE_SECONDS,
             max_streams_per_user: defaults::MAX_STREAMS_PER_USER,
             sse_keepalive_seconds: defaults::SSE_KEEPALIVE_SECONDS,
             deadline_reminder_percent: defaults::DEADLINE_REMINDER_PERCENT,

@@ -196,7 +196,7 @@ pub fn test_config(database: DatabaseUrl) -> Config {
     config.bind_address = "127.0.0.1:0".parse().unwrap();
     config.database_pool_size = 4;
     config.workers = Some(2);
-    config.shutdown_timeout_seconds = 1;
+    config.shutdown_grace_seconds = 2;
     // Tests register many users from one address.
     config.register_attempts_per_minute = 1000;
     // Tests run the deadline sweep and the reminder pass by hand right after

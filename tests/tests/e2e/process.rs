@@ -22,11 +22,11 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// A server on `database` that lets in-flight requests finish for
-    /// `shutdown_timeout_seconds` after SIGTERM.
-    pub fn start(database: &TestDatabase, shutdown_timeout_seconds: u32) -> Self {
-        let shutdown = shutdown_timeout_seconds.to_string();
-        Self::start_with(database, &[("SHUTDOWN_TIMEOUT_SECONDS", &shutdown)])
+    /// A server on `database` that may take `shutdown_grace_seconds` to
+    /// stop after SIGTERM.
+    pub fn start(database: &TestDatabase, shutdown_grace_seconds: u32) -> Self {
+        let shutdown = shutdown_grace_seconds.to_string();
+        Self::start_with(database, &[("SHUTDOWN_GRACE_SECONDS", &shutdown)])
     }
 
     /// A server on `database`, with these settings on top of the tests'
