@@ -30,6 +30,17 @@ pub const MAX_EVENTS: i64 = 100;
 pub const SAFETY_RECHECK: Duration = Duration::from_secs(20);
 /// `retry:` sent to SSE clients (milliseconds before reconnecting).
 pub const SSE_RETRY_MS: u64 = 3000;
+/// At a stop, a stream's last chunk asks its client to come back after
+/// a delay drawn from this range (milliseconds), so that the clients of a
+/// stopping process spread over the others instead of arriving at once.
+pub const RESTART_RETRY_MS: std::ops::RangeInclusive<u64> = 500..=2500;
+
+/// The last chunk of a stream ended by a stop (SIGTERM): a comment that
+/// says why and a `retry:` hint (docs/deploy.md, "Restarts").
+pub fn restart_hint() -> Bytes {
+    let retry = rand::random_range(RESTART_RETRY_MS);
+    Bytes::from(format!(": the server is restarting\nretry: {retry}\n\n"))
+}
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(list_events).service(stream_events);
@@ -213,6 +224,7 @@ pub async fn stream_events(
         keepalive: Duration::from_secs(state.config.sse_keepalive_seconds),
         last_read: Instant::now(),
         started: false,
+        ended: false,
         read_first: true,
     };
     Ok(sse_response(futures_util::stream::unfold(
@@ -275,6 +287,8 @@ struct FeedStream {
     keepalive: Duration,
     last_read: Instant,
     started: bool,
+    /// The stop's [`restart_hint`] was sent.
+    ended: bool,
     /// Read before waiting: at the start, and after a batch (there may be
     /// more); not after a keep-alive (then only on a wake or re-check).
     read_first: bool,
@@ -289,7 +303,7 @@ impl FeedStream {
         let mut must_read = self.read_first;
         loop {
             if self.state.notifier.is_shutting_down() {
-                return None;
+                return self.end();
             }
             if must_read || self.last_read.elapsed() >= SAFETY_RECHECK {
                 self.last_read = Instant::now();
@@ -314,9 +328,14 @@ impl FeedStream {
                     self.read_first = false;
                     return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), self));
                 }
-                Wake::ShuttingDown => return None,
+                Wake::ShuttingDown => return self.end(),
             }
         }
+    }
+
+    /// At a stop: the restart hint, then the end.
+    fn end(mut self) -> Option<(Result<Bytes, actix_web::Error>, Self)> {
+        (!std::mem::replace(&mut self.ended, true)).then(|| (Ok(restart_hint()), self))
     }
 }
 

@@ -82,6 +82,8 @@ pub struct SseReader {
     response: reqwest::Response,
     buffer: String,
     pub comments: usize,
+    /// Every `retry:` hint received, in order.
+    pub retries: Vec<u64>,
 }
 
 impl SseReader {
@@ -96,6 +98,7 @@ impl SseReader {
             response,
             buffer: String::new(),
             comments: 0,
+            retries: Vec::new(),
         }
     }
 
@@ -157,6 +160,8 @@ impl SseReader {
                 for line in block.lines() {
                     if line.starts_with(':') {
                         self.comments += 1;
+                    } else if let Some(v) = line.strip_prefix("retry: ") {
+                        self.retries.push(v.parse().unwrap());
                     } else if let Some(v) = line.strip_prefix("id: ") {
                         frame.id = Some(v.to_owned());
                     } else if let Some(v) = line.strip_prefix("event: ") {

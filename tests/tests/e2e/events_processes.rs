@@ -145,6 +145,13 @@ postgres_tests! {
             game.next_frame(FRAME_LIMIT).await.is_none(),
             "the game stream ends"
         );
+        // Each stream opened with the usual hint, and its last words asked
+        // the client to come back soon, at a moment of its own.
+        for (stream, reader) in [("events", &events), ("game", &game)] {
+            assert_eq!(reader.retries.len(), 2, "{stream}: {:?}", reader.retries);
+            assert_eq!(reader.retries[0], 3000, "{stream}");
+            assert!((500..=2500).contains(&reader.retries[1]), "{stream}: {:?}", reader.retries);
+        }
         // Shutdown wakes the long poll: an empty answer, at once.
         let page = waiting.woken().await;
         assert_eq!(page["events"], json!([]));

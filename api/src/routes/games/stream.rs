@@ -13,7 +13,7 @@ use crate::events::notifier::Wake;
 use crate::events::streams::StreamPermit;
 use crate::events::GameSubscription;
 use crate::routes::events::{
-    last_event_id, open_stream, sse_response, SAFETY_RECHECK, SSE_RETRY_MS,
+    last_event_id, open_stream, restart_hint, sse_response, SAFETY_RECHECK, SSE_RETRY_MS,
 };
 use crate::routes::AuthUser;
 use crate::state::AppState;
@@ -80,6 +80,7 @@ pub async fn stream_game(
         keepalive: Duration::from_secs(state.config.sse_keepalive_seconds),
         last_read: Instant::now(),
         started: false,
+        ended: false,
     };
     Ok(sse_response(futures_util::stream::unfold(
         game,
@@ -100,6 +101,8 @@ struct GameStream {
     keepalive: Duration,
     last_read: Instant,
     started: bool,
+    /// The stop's [`restart_hint`] was sent.
+    ended: bool,
 }
 
 impl GameStream {
@@ -113,14 +116,14 @@ impl GameStream {
         }
         loop {
             if self.state.notifier.is_shutting_down() {
-                return None;
+                return self.end();
             }
             let wait = self
                 .keepalive
                 .min(SAFETY_RECHECK.saturating_sub(self.last_read.elapsed()));
             let wake = self.subscription.wait_past(self.version, wait).await;
             match wake {
-                Wake::ShuttingDown => return None,
+                Wake::ShuttingDown => return self.end(),
                 Wake::TimedOut if self.last_read.elapsed() < SAFETY_RECHECK => {
                     return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), self));
                 }
@@ -142,6 +145,11 @@ impl GameStream {
                 return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), self));
             }
         }
+    }
+
+    /// At a stop: the restart hint, then the end.
+    fn end(mut self) -> Option<(Result<Bytes, actix_web::Error>, Self)> {
+        (!std::mem::replace(&mut self.ended, true)).then(|| (Ok(restart_hint()), self))
     }
 }
 
