@@ -21,6 +21,7 @@ pub mod routes;
 pub mod schema;
 pub mod startup;
 pub mod state;
+pub mod stop;
 pub mod storage;
 pub mod telemetry;
 pub mod tournaments;

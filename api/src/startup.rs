@@ -33,6 +33,7 @@ use crate::rate_limit::RateLimiter;
 use crate::routes;
 use crate::routes::extract::{path_error, query_error, ParameterTable};
 use crate::state::AppState;
+use crate::stop::{RequestsDone, StopBudget};
 use crate::telemetry;
 
 /// Where Swagger UI and the OpenAPI document are served.
@@ -62,6 +63,10 @@ pub struct Application {
     pool: DbPool,
     notifier: Notifier,
     games: crate::games::Context,
+    /// The outbox's task, and how it learns the requests are done.
+    outbox: tokio::task::JoinHandle<()>,
+    requests_done: RequestsDone,
+    budget: StopBudget,
 }
 
 impl Application {
@@ -195,8 +200,17 @@ impl Application {
                 rescan: std::time::Duration::from_secs(config.bot_rescan_seconds),
             },
         );
-        crate::notifications::outbox::spawn(pool.clone(), clock.clone(), notifier.clone(), outbox)
-            .map_err(|e| StartupError::Other(e.to_string().into()))?;
+        let budget = StopBudget::of(config.shutdown_grace_seconds);
+        let requests_done = RequestsDone::default();
+        let outbox = crate::notifications::outbox::spawn(
+            pool.clone(),
+            clock.clone(),
+            notifier.clone(),
+            outbox,
+            budget.hand_back_after,
+            requests_done.clone(),
+        )
+        .map_err(|e| StartupError::Other(e.to_string().into()))?;
         crate::games::clock::spawn_sweep(
             state.games.clone(),
             std::time::Duration::from_secs(config.deadline_sweep_seconds),
@@ -217,7 +231,7 @@ impl Application {
                 address: local.to_string(),
                 source,
             })?
-            .shutdown_timeout(config.shutdown_grace_seconds)
+            .shutdown_timeout(budget.requests_seconds)
             .keep_alive(if config.keep_alive.is_zero() {
                 actix_web::http::KeepAlive::Disabled
             } else {
@@ -239,6 +253,9 @@ impl Application {
             pool,
             notifier,
             games: state.games.clone(),
+            outbox,
+            requests_done,
+            budget,
         })
     }
 
@@ -269,18 +286,27 @@ impl Application {
     }
 
     /// Serves until stopped: SIGTERM or SIGINT, or a [`ServerHandle`].
-    /// In-flight requests get the configured shutdown timeout to finish.
+    /// The stop takes at most `SHUTDOWN_GRACE_SECONDS`, shared as
+    /// [`StopBudget`] says.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let result = self.server.await;
         if let Some((_, metrics)) = &self.metrics {
             metrics.stop(true).await;
         }
+        self.requests_done.mark();
         // Stops the background tasks and the LISTEN thread, which first
-        // sends the announcements still waiting.
+        // sends the announcements still waiting; the outbox finishes its
+        // pass or hands it back.
+        let after = self.budget.after_requests;
         let notifier = self.notifier.clone();
-        let _ =
-            tokio::task::spawn_blocking(move || notifier.finish(std::time::Duration::from_secs(2)))
-                .await;
+        let finish = tokio::task::spawn_blocking(move || notifier.finish(after));
+        let outbox = self.outbox;
+        if tokio::time::timeout(after, futures_util::future::join(finish, outbox))
+            .await
+            .is_err()
+        {
+            tracing::warn!("stopping: the outbox did not finish in time; its leases run out");
+        }
         tracing::info!("server stopped");
         result
     }

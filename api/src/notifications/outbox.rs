@@ -11,10 +11,10 @@
 mod mailing;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration as StdDuration;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use futures_util::future::join_all;
 
 use super::email::EmailSettings;
@@ -115,12 +115,18 @@ pub fn next_attempt(
 }
 
 /// The outbox's task: starts it; it ends when the notifier shuts down.
+/// A pass in flight then has `hand_back_after` to finish; what it still
+/// holds after that is handed back, due at once, for another process (or
+/// the next start) to send (docs/deploy.md, "Restarts"). The handle ends
+/// when the task has.
 pub fn spawn(
     pool: DbPool,
     clock: Arc<dyn Clock>,
     notifier: Notifier,
     outbox: Outbox,
-) -> Result<(), NotifyError> {
+    hand_back_after: StdDuration,
+    requests_done: crate::stop::RequestsDone,
+) -> Result<tokio::task::JoinHandle<()>, NotifyError> {
     let sender = Sender::new(outbox.policy).map_err(|e| NotifyError::Internal(e.to_string()))?;
     let worker = Arc::new(Worker {
         pool,
@@ -128,10 +134,13 @@ pub fn spawn(
         outbox,
         sender,
         tokens: super::push::Tokens::default(),
+        held: Mutex::default(),
     });
-    tokio::spawn(async move {
+    Ok(tokio::spawn(async move {
         let mut last_prune = None;
         let mut last_fan_out: Option<std::time::Instant> = None;
+        let stop = notifier.shutdown_signal();
+        tokio::pin!(stop);
         loop {
             if notifier.is_shutting_down() {
                 return;
@@ -149,7 +158,28 @@ pub fn spawn(
                 .sweeps
                 .with_label_values(&["outbox"])
                 .inc();
-            let busy = match worker.pass(fan_out).await {
+            // At a stop, the pass may go on for `hand_back_after`, but
+            // not past the end of the requests in flight.
+            let late = {
+                let stop = notifier.shutdown_signal();
+                let requests_done = requests_done.clone();
+                async move {
+                    stop.await;
+                    tokio::select! {
+                        () = tokio::time::sleep(hand_back_after) => {}
+                        () = requests_done.wait() => {}
+                    }
+                }
+            };
+            let passed = tokio::select! {
+                passed = worker.pass(fan_out) => passed,
+                () = late => {
+                    worker.hand_back().await;
+                    return;
+                }
+            };
+            worker.let_go();
+            let busy = match passed {
                 Ok(busy) => busy,
                 Err(error) => {
                     tracing::warn!(%error, "outbox pass failed");
@@ -164,11 +194,13 @@ pub fn spawn(
                 }
             }
             if !busy {
-                tokio::time::sleep(worker.outbox.poll).await;
+                tokio::select! {
+                    () = tokio::time::sleep(worker.outbox.poll) => {}
+                    () = &mut stop => return,
+                }
             }
         }
-    });
-    Ok(())
+    }))
 }
 
 struct Worker {
@@ -177,9 +209,63 @@ struct Worker {
     outbox: Outbox,
     sender: Sender,
     tokens: super::push::Tokens,
+    /// What the pass in flight has claimed and not yet recorded.
+    held: Mutex<Held>,
+}
+
+/// Claims of the pass in flight, each with the lease it was taken until:
+/// deliveries by id, and players' digest leases.
+#[derive(Debug, Default)]
+struct Held {
+    deliveries: Vec<(String, NaiveDateTime)>,
+    digests: Vec<(String, NaiveDateTime)>,
 }
 
 impl Worker {
+    /// Notes deliveries this pass claimed until `lease`.
+    fn hold<'a>(&self, ids: impl IntoIterator<Item = &'a str>, lease: NaiveDateTime) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        held.deliveries
+            .extend(ids.into_iter().map(|id| (id.to_owned(), lease)));
+    }
+
+    /// Notes the digest lease of `user` this pass took until `lease`.
+    fn hold_digest(&self, user: &str, lease: NaiveDateTime) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        held.digests.push((user.to_owned(), lease));
+    }
+
+    /// The pass ended: what it claimed is recorded (or left to its lease).
+    fn let_go(&self) {
+        *self.held.lock().unwrap_or_else(PoisonError::into_inner) = Held::default();
+    }
+
+    /// At a stop, for a pass that did not finish in time: its claims are
+    /// given back, due now, so that no delivery waits out a lease.
+    async fn hand_back(&self) {
+        let held = std::mem::take(&mut *self.held.lock().unwrap_or_else(PoisonError::into_inner));
+        if held.deliveries.is_empty() && held.digests.is_empty() {
+            return;
+        }
+        let now = to_db_time(self.clock.now());
+        let given = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
+            let given = store::hand_back(conn, &held.deliveries, now)?;
+            for (user, lease) in &held.digests {
+                crate::storage::email::release_digest_lease(conn, user, *lease)?;
+            }
+            Ok(given)
+        })
+        .await;
+        match given {
+            Ok(given) => tracing::info!(
+                deliveries = given,
+                "stopping: deliveries in flight handed back"
+            ),
+            // Their leases run out, and they are sent again (at least once).
+            Err(error) => tracing::warn!(%error, "stopping: deliveries in flight not handed back"),
+        }
+    }
+
     /// Fans out (when `fan_out`), then sends what is due. Returns whether
     /// there may be more work right away.
     async fn pass(&self, fan_out: bool) -> Result<bool, NotifyError> {
@@ -207,6 +293,7 @@ impl Worker {
             )?)
         })
         .await?;
+        self.hold(claimed.iter().map(|d| d.id.as_str()), lease_until);
         let full = i64::try_from(claimed.len()).unwrap_or(i64::MAX) >= CLAIM_BATCH;
         // E-mail goes per player: one digest for all that is due.
         let (mail, other): (Vec<_>, Vec<_>) = claimed

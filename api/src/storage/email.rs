@@ -135,6 +135,23 @@ pub fn digest_done(
     .map(|_| ())
 }
 
+/// Gives the digest lease of `user_id` back if it is still the one taken
+/// until `lease` (a stop interrupted the digest before it went out).
+pub fn release_digest_lease(
+    conn: &mut DbConnection,
+    user_id: &str,
+    lease: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::update(
+        email_addresses::table
+            .find(user_id)
+            .filter(email_addresses::digest_lease_until.eq(Some(lease))),
+    )
+    .set(email_addresses::digest_lease_until.eq(None::<NaiveDateTime>))
+    .execute(conn)
+    .map(|_| ())
+}
+
 /// The relay refused the address for good: it must be verified again
 /// before more mail goes there.
 pub fn unverify(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {

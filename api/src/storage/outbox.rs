@@ -230,6 +230,39 @@ pub fn postpone(conn: &mut DbConnection, id: &str, at: NaiveDateTime) -> QueryRe
         .map(|_| ())
 }
 
+/// Gives deliveries back untried, due at `now`: each `(id, lease)` that is
+/// still pending under that lease (this process's claim, at a stop; docs/
+/// notifications.md, "The outbox"). Returns how many were given back.
+pub fn hand_back(
+    conn: &mut DbConnection,
+    held: &[(String, NaiveDateTime)],
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
+    let mut leases: Vec<NaiveDateTime> = held.iter().map(|(_, lease)| *lease).collect();
+    leases.sort_unstable();
+    leases.dedup();
+    let mut given = 0;
+    for lease in leases {
+        let ids: Vec<&str> = held
+            .iter()
+            .filter(|(_, l)| *l == lease)
+            .map(|(id, _)| id.as_str())
+            .collect();
+        given += diesel::update(
+            deliveries::table
+                .filter(deliveries::id.eq_any(&ids))
+                .filter(deliveries::state.eq(delivery_state::PENDING))
+                .filter(deliveries::next_attempt_at.eq(lease)),
+        )
+        .set((
+            deliveries::attempts.eq(deliveries::attempts - 1),
+            deliveries::next_attempt_at.eq(now),
+        ))
+        .execute(conn)?;
+    }
+    Ok(given)
+}
+
 /// The event of an e-mail delivery that carries a verification code.
 pub const EMAIL_CODE: &str = "email_code";
 

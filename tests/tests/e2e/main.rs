@@ -45,6 +45,7 @@ mod ratings;
 mod reads;
 mod records;
 mod reminders;
+mod restarts;
 mod session_races;
 mod sessions;
 mod setups;

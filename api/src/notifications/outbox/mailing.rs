@@ -104,6 +104,7 @@ impl Worker {
             .filter_map(|(_, notice)| notice.as_ref())
             .any(|n| digest::urgent(n, now));
         let lease_until = to_db_time(now + LEASE);
+        let digest_lease = to_db_time(now + DIGEST_LEASE);
         let taken = {
             let user = user.to_owned();
             db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
@@ -112,8 +113,7 @@ impl Worker {
                     return Ok(None);
                 };
                 let at = to_db_time(now);
-                let lease = to_db_time(now + DIGEST_LEASE);
-                if !email_store::take_digest_lease(conn, &user, at, lease)? {
+                if !email_store::take_digest_lease(conn, &user, at, digest_lease)? {
                     // Another process is sending this player's digest and
                     // takes these along, or leaves them for the next.
                     let back = row.digest_lease_until.unwrap_or(lease_until);
@@ -150,6 +150,8 @@ impl Worker {
                 return Digest::Covered(claimed, Mailed::Failed(transient(error.to_string())))
             }
         };
+        self.hold_digest(user, digest_lease);
+        self.hold(backlog.iter().map(|d| d.id.as_str()), lease_until);
         let mut rows = claimed;
         rows.extend(backlog);
         // What the player's preferences send by e-mail now: they may have
