@@ -17,6 +17,7 @@ pub mod openapi;
 pub mod outbound;
 pub mod players;
 pub mod rate_limit;
+pub mod replication;
 pub mod routes;
 pub mod schema;
 pub mod startup;

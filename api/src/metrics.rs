@@ -40,6 +40,10 @@ pub struct Metrics {
     pub bot_moves: IntCounter,
     /// Passes of the background tasks by task.
     pub sweeps: IntCounterVec,
+    /// Reads that could go to a replica, by where they were answered.
+    pub replica_reads: IntCounterVec,
+    /// 1 while a replica is read, 0 while it is passed over.
+    pub replica_fit: IntGaugeVec,
 }
 
 /// The process's metrics.
@@ -89,6 +93,15 @@ impl Metrics {
         )
         .unwrap_or_else(|e| bad("pool", &e));
         register(&registry, Box::new(pool.clone()), "pool");
+        let replica_fit = IntGaugeVec::new(
+            opts(
+                "db_replica_fit",
+                "1 while a read replica is read, 0 while it is passed over",
+            ),
+            &["replica"],
+        )
+        .unwrap_or_else(|e| bad("replica_fit", &e));
+        register(&registry, Box::new(replica_fit.clone()), "replica_fit");
         Metrics {
             requests: counter_vec(
                 "http_requests_total",
@@ -128,6 +141,12 @@ impl Metrics {
                 "Passes of the background tasks by task",
                 &["task"],
             ),
+            replica_reads: counter_vec(
+                "db_replica_reads_total",
+                "Reads that could go to a replica, by where they were answered",
+                &["answered_by"],
+            ),
+            replica_fit,
             registry,
         }
     }

@@ -24,7 +24,7 @@ use crate::auth::password;
 use crate::auth::sessions::EndedSessions;
 use crate::auth::tokens::TokenService;
 use crate::clock::Clock;
-use crate::config::{Config, CorsOrigins};
+use crate::config::{self, Config, CorsOrigins};
 use crate::db::{self, DbPool};
 use crate::error::{ApiError, BoxError, ProblemKind, PROBLEM_JSON};
 use crate::events::{self, Notifier};
@@ -91,7 +91,8 @@ impl Application {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             }),
             config.database_read_connections as usize,
-        );
+        )
+        .with_replicas(replicas(&config)?);
         let migration_pool = pool.clone();
         let applied = web::block(move || -> Result<usize, BoxError> {
             let mut conn = migration_pool.get()?;
@@ -211,6 +212,11 @@ impl Application {
             requests_done.clone(),
         )
         .map_err(|e| StartupError::Other(e.to_string().into()))?;
+        crate::replication::spawn(
+            pool.clone(),
+            config.database_replica_max_lag,
+            notifier.clone(),
+        );
         crate::games::clock::spawn_sweep(
             state.games.clone(),
             std::time::Duration::from_secs(config.deadline_sweep_seconds),
@@ -310,6 +316,34 @@ impl Application {
         tracing::info!("server stopped");
         result
     }
+}
+
+/// The read replicas of `DATABASE_REPLICA_URL`, each with a pool of its
+/// own (half the primary's, at least two connections) whose requests wait
+/// half as long, so that a lost replica leaves time to read the primary.
+fn replicas(config: &Config) -> Result<db::Replicas, StartupError> {
+    let mut pools = Vec::new();
+    for (i, url) in config.database_replicas.iter().enumerate() {
+        let pool = db::pool(
+            &config::DatabaseUrl::Postgres(url.clone()),
+            (config.database_pool_size / 2).max(2),
+            (config.database_timeout / 2).max(std::time::Duration::from_millis(500)),
+            config.sqlite_synchronous,
+        )
+        .map_err(|source| StartupError::Database {
+            database: format!("replica {}", i + 1),
+            source,
+        })?;
+        pools.push(pool);
+    }
+    if !pools.is_empty() {
+        tracing::info!(
+            replicas = pools.len(),
+            max_lag_ms = config.database_replica_max_lag.as_millis() as u64,
+            "read replicas configured: each is read once a check finds it streaming and within the lag allowed"
+        );
+    }
+    Ok(db::Replicas::new(pools, config.database_replica_max_lag))
 }
 
 /// The OpenAPI document exactly as the server serves it.

@@ -126,6 +126,23 @@ pub struct ServerArgs {
           value_parser = trimmed(value_parser!(u32).range(0..=100)))]
     pub database_read_connections: u32,
 
+    /// PostgreSQL read replicas, comma-separated postgres:// URLs, for the
+    /// reads that tolerate a little lag (docs/deploy.md, "Read replicas")
+    #[arg(
+        long,
+        env = "DATABASE_REPLICA_URL",
+        global = true,
+        hide_env_values = true
+    )]
+    pub database_replica_url: Option<String>,
+
+    /// The most a replica may lag behind the primary and still be read,
+    /// in milliseconds (100..=60000)
+    #[arg(long, env = "DATABASE_REPLICA_MAX_LAG_MILLIS", global = true,
+          default_value_t = defaults::DATABASE_REPLICA_MAX_LAG_MILLIS,
+          value_parser = trimmed(value_parser!(u64).range(100..=60_000)))]
+    pub database_replica_max_lag_millis: u64,
+
     /// Seconds a request may wait for the database (a connection, then its
     /// work) before answering 503
     #[arg(long, env = "DATABASE_TIMEOUT_SECONDS", global = true,
@@ -334,8 +351,40 @@ impl ServerArgs {
     /// The configuration: every value was parsed by clap already; what is
     /// left is the database, the JWT secret and the checks that involve two
     /// settings.
+    /// The replicas' URLs: PostgreSQL ones, and only beside a PostgreSQL
+    /// primary. Messages never repeat a URL (it may hold a password).
+    fn replicas(&self, primary: &DatabaseUrl) -> Result<Vec<String>, ConfigError> {
+        let Some(list) = &self.database_replica_url else {
+            return Ok(Vec::new());
+        };
+        let urls: Vec<String> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|url| !url.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if urls.is_empty() {
+            return Ok(urls);
+        }
+        if !matches!(primary, DatabaseUrl::Postgres(_)) {
+            return Err(ConfigError::new(
+                "DATABASE_REPLICA_URL needs a PostgreSQL DATABASE_URL",
+            ));
+        }
+        for (i, url) in urls.iter().enumerate() {
+            if !matches!(DatabaseUrl::parse(url), Ok(DatabaseUrl::Postgres(_))) {
+                return Err(ConfigError::new(format!(
+                    "DATABASE_REPLICA_URL: replica {} is not a postgres:// URL",
+                    i + 1
+                )));
+            }
+        }
+        Ok(urls)
+    }
+
     pub fn resolve(&self) -> Result<Resolved, ConfigError> {
         let database = self.database.resolve()?;
+        let replicas = self.replicas(&database)?;
 
         let mut generated_secret_file = None;
         let jwt_secret = match (&self.jwt_secret, &database) {
@@ -409,6 +458,10 @@ impl ServerArgs {
                 log_format: self.log_format,
                 database_pool_size: self.database_pool_size,
                 database_read_connections: self.database_read_connections,
+                database_replicas: replicas,
+                database_replica_max_lag: std::time::Duration::from_millis(
+                    self.database_replica_max_lag_millis,
+                ),
                 database_timeout: std::time::Duration::from_secs(self.database_timeout_seconds),
                 sqlite_synchronous: self.sqlite_synchronous,
                 login_attempts_per_minute: self.login_rate_limit,

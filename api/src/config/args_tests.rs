@@ -82,6 +82,14 @@ fn bad_values_are_reported_in_one_line_naming_the_variable() {
         ),
         ("--max-streams-per-user=1001", "MAX_STREAMS_PER_USER"),
         (
+            "--database-replica-url=sqlite://r.db",
+            "DATABASE_REPLICA_URL",
+        ),
+        (
+            "--database-replica-max-lag-millis=50",
+            "DATABASE_REPLICA_MAX_LAG_MILLIS",
+        ),
+        (
             "--deadline-reminder-percent=100",
             "DEADLINE_REMINDER_PERCENT",
         ),
@@ -263,4 +271,42 @@ fn the_shutdown_grace_has_an_older_name_that_counts_only_when_it_is_unset() {
         ]),
         7
     );
+}
+
+#[test]
+fn replicas_are_postgres_urls_beside_a_postgres_primary_and_never_echoed() {
+    let resolve = |argv: &[&str]| {
+        let mut all = vec![SECRET];
+        all.extend_from_slice(argv);
+        try_args(&all).and_then(|a| a.resolve().map_err(|e| e.to_string()))
+    };
+    let config = resolve(&[
+        "--database-url=postgres://h/d",
+        "--database-replica-url=postgres://u:pw@r1/d, postgres://u:pw@r2/d,",
+    ])
+    .unwrap()
+    .config;
+    assert_eq!(
+        config.database_replicas,
+        ["postgres://u:pw@r1/d", "postgres://u:pw@r2/d"]
+    );
+    assert_eq!(config.database_replica_max_lag.as_millis(), 1000);
+    let message = resolve(&[
+        "--database-url=sqlite://./x.db",
+        "--database-replica-url=postgres://u:pw@r1/d",
+    ])
+    .map(|_| ())
+    .unwrap_err();
+    assert!(
+        message.contains("needs a PostgreSQL DATABASE_URL"),
+        "{message}"
+    );
+    let message = resolve(&[
+        "--database-url=postgres://h/d",
+        "--database-replica-url=postgres://u:pw@r1/d,mysql://u:secret@r2/d",
+    ])
+    .map(|_| ())
+    .unwrap_err();
+    assert!(message.contains("replica 2"), "{message}");
+    assert!(!message.contains("secret"), "{message}");
 }

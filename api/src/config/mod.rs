@@ -187,6 +187,7 @@ pub mod defaults {
     pub const KEEP_ALIVE_SECONDS: u64 = 5;
     pub const TRUST_PROXY_HEADERS: bool = false;
     pub const SHUTDOWN_GRACE_SECONDS: u64 = 30;
+    pub const DATABASE_REPLICA_MAX_LAG_MILLIS: u64 = 1000;
     pub const MAX_STREAMS_PER_USER: usize = 5;
     pub const SSE_KEEPALIVE_SECONDS: u64 = 15;
     pub const DEADLINE_REMINDER_PERCENT: u32 = 25;
@@ -223,6 +224,10 @@ pub struct Config {
     /// that take no blocking thread (0: reads use the pool; docs/storage.md,
     /// "Reads without a blocking thread").
     pub database_read_connections: u32,
+    /// Read replicas' `postgres://` URLs (docs/deploy.md, "Read replicas").
+    pub database_replicas: Vec<String>,
+    /// The most a replica may lag and still be read.
+    pub database_replica_max_lag: std::time::Duration,
     /// How long a request may wait for the database (a connection, then its
     /// work) before 503 (docs/architecture.md, "When the database fails").
     pub database_timeout: std::time::Duration,
@@ -310,6 +315,10 @@ impl Config {
             log_format: defaults::LOG_FORMAT,
             database_pool_size: defaults::DATABASE_POOL_SIZE,
             database_read_connections: defaults::DATABASE_READ_CONNECTIONS,
+            database_replicas: Vec::new(),
+            database_replica_max_lag: std::time::Duration::from_millis(
+                defaults::DATABASE_REPLICA_MAX_LAG_MILLIS,
+            ),
             database_timeout: std::time::Duration::from_secs(defaults::DATABASE_TIMEOUT_SECONDS),
             sqlite_synchronous: defaults::SQLITE_SYNCHRONOUS,
             login_attempts_per_minute: defaults::LOGIN_RATE_LIMIT,

@@ -22,11 +22,13 @@ mod error;
 mod group_commit;
 use group_commit::GroupWriter;
 mod reads;
+mod replicas;
 mod run;
 mod transactions;
 pub use error::StoreError;
 use reads::AsyncReads;
 pub use reads::{ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
+pub use replicas::{on_replica, run_lagging, Freshness, Replica, Replicas};
 use run::discard;
 pub use run::{
     run, run_as, run_change, run_write, run_write_retrying, Deadline, Next, Reader, Reading,
@@ -65,6 +67,8 @@ pub struct DbPool {
     /// On PostgreSQL, the HTTP workers' own connections for reads
     /// ([`DbPool::read_async`]).
     reads: Option<Arc<AsyncReads>>,
+    /// Read replicas, for the reads that tolerate lag (`replicas`).
+    replicas: Option<Arc<Replicas>>,
 }
 
 impl DbPool {
@@ -393,6 +397,7 @@ pub fn pool(
         pool: builder.test_on_check_out(false).build_unchecked(manager),
         writer,
         reads: None,
+        replicas: None,
     })
 }
 

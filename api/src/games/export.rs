@@ -18,7 +18,7 @@ use super::error::GameError;
 use super::history::moves_of;
 use super::record::GameRecord;
 use super::record::Status;
-use super::view::read_current;
+use super::view::read_settled;
 use super::xml::escape;
 use super::Context;
 use crate::db::DbConnection;
@@ -110,7 +110,7 @@ pub async fn export(
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<GameExport, GameError> {
-    read_current(ctx, game_id, move |conn, record, names| {
+    read_settled(ctx, game_id, move |conn, record, names| {
         build(conn, record, names, viewer)
     })
     .await

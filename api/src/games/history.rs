@@ -6,7 +6,7 @@ use uuid::Uuid;
 use super::answers::MoveHistory;
 use super::error::GameError;
 use super::record::GameRecord;
-use super::view::read_current;
+use super::view::read_settled;
 use super::Context;
 use crate::db::DbConnection;
 use crate::storage::games as store;
@@ -17,7 +17,7 @@ pub async fn history(
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<MoveHistory, GameError> {
-    read_current(ctx, game_id, move |conn, record, _| {
+    read_settled(ctx, game_id, move |conn, record, _| {
         Ok(MoveHistory {
             game_id: record.id,
             version: record.version,

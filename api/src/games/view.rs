@@ -99,6 +99,37 @@ where
     read_current_or_kept(ctx, game_id, |_: &GameRow, _: &Names| None, read).await
 }
 
+/// [`read_current`] for a game that may be finished: a finished game never
+/// changes again, so a read replica that has it finished answers exactly
+/// as the primary would, to anyone (every piece is known by then; docs/
+/// deploy.md, "Read replicas"). A game the replica does not have finished
+/// (or not at all yet), or no replica fit to read, is read from the
+/// primary.
+pub(super) async fn read_settled<T, F>(
+    ctx: &Context,
+    game_id: Uuid,
+    read: F,
+) -> Result<T, GameError>
+where
+    F: Fn(&mut DbConnection, &GameRecord, &Names) -> Result<T, GameError> + Clone + Send + 'static,
+    T: Send + 'static,
+{
+    let on_replica = read.clone();
+    let settled = db::on_replica(&ctx.pool, db::Freshness::MayLag, move |conn| {
+        let (record, names) = load_with_names(conn, game_id)?;
+        if !record.game().is_some_and(domain::Game::is_finished) {
+            return Ok::<_, GameError>(None);
+        }
+        on_replica(conn, &record, &names).map(Some)
+    })
+    .await
+    .flatten();
+    match settled {
+        Some(answer) => Ok(answer),
+        None => read_current(ctx, game_id, read).await,
+    }
+}
+
 /// What the stored `row` answers at `now`: `kept`'s answer, offered the
 /// row without decoding it while its deadline is ahead (so the game cannot
 /// be overdue), else `build`'s from the decoded game; `None` if the game is

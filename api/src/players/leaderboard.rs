@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::{cursor, page_size, PlayerError};
-use crate::db;
+use crate::db::{self, Freshness};
 use crate::games::docs::VariantDoc;
 use crate::games::{Context, GameError};
 use crate::storage::from_db_time;
@@ -109,12 +109,13 @@ pub struct Leaderboard {
 pub async fn leaderboard(
     ctx: &Context,
     query: LeaderboardQuery,
+    freshness: Freshness,
 ) -> Result<Leaderboard, PlayerError> {
     let limit = page_size(query.limit, DEFAULT_PAGE, MAX_PAGE)?;
     let after = query.cursor.as_deref().map(decode).transpose()?;
     let variant = query.variant;
     let since = to_db_time(ctx.clock.now() - Duration::days(ACTIVE_DAYS));
-    db::run_as(&ctx.pool, move |conn| {
+    db::run_lagging(&ctx.pool, freshness, move |conn| {
         let key = after
             .as_ref()
             .map(|(rating, user, _)| (*rating, user.clone()));

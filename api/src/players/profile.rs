@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::leaderboard::RatingView;
 use super::{cursor, page_size, PlayerError};
-use crate::db::{self, DbConnection};
+use crate::db::{self, DbConnection, Freshness};
 use crate::games::answers::GameSummary;
 use crate::games::docs::VariantDoc;
 use crate::games::list::{summaries, GamePage};
@@ -108,12 +108,16 @@ fn account(conn: &mut DbConnection, name: &str) -> Result<UserRow, PlayerError> 
     users::find_by_username(conn, name.as_str())?.ok_or_else(no_such)
 }
 
-pub async fn profile(ctx: &Context, name: String) -> Result<Profile, PlayerError> {
+pub async fn profile(
+    ctx: &Context,
+    name: String,
+    freshness: Freshness,
+) -> Result<Profile, PlayerError> {
     // Games past their deadline end first, as for `GET /games`.
     let now = ctx.clock.now();
     clock::sweep_overdue(ctx, now).await?;
     let context = ctx.clone();
-    db::run_as(&ctx.pool, move |conn| {
+    db::run_lagging(&ctx.pool, freshness, move |conn| {
         let user = account(conn, &name)?;
         let id = Uuid::parse_str(&user.id).map_err(GameError::internal)?;
         let (on_vacation, vacation_remaining_days) =
@@ -140,6 +144,7 @@ pub async fn ratings(
     ctx: &Context,
     name: String,
     query: HistoryQuery,
+    freshness: Freshness,
 ) -> Result<RatingHistory, PlayerError> {
     let limit = page_size(query.limit, DEFAULT_POINTS, MAX_POINTS)?;
     let after = query
@@ -152,10 +157,10 @@ pub async fn ratings(
             Ok::<_, PlayerError>((variant.name().to_owned(), number))
         })
         .transpose()?;
-    db::run_as(&ctx.pool, move |conn| {
+    db::run_lagging(&ctx.pool, freshness, move |conn| {
         let user = account(conn, &name)?;
         let variant = query.variant.map(Variant::name);
-        let rows = store::history(conn, &user.id, variant, after, limit + 1)?;
+        let rows = store::history(conn, &user.id, variant, after.clone(), limit + 1)?;
         let more = rows.len() as i64 > limit;
         let points = rows
             .iter()
@@ -198,6 +203,7 @@ pub async fn finished_games(
     ctx: &Context,
     name: String,
     query: GamesQuery,
+    freshness: Freshness,
 ) -> Result<GamePage, PlayerError> {
     let limit = page_size(query.limit, DEFAULT_GAMES, MAX_GAMES)?;
     let now = ctx.clock.now();
@@ -212,9 +218,9 @@ pub async fn finished_games(
             Ok::<_, PlayerError>((to_db_time(time), id.to_string()))
         })
         .transpose()?;
-    db::run_as(&ctx.pool, move |conn| {
+    db::run_lagging(&ctx.pool, freshness, move |conn| {
         let user = account(conn, &name)?;
-        let ids = store::finished_of_user(conn, &user.id, after, limit + 1)?;
+        let ids = store::finished_of_user(conn, &user.id, after.clone(), limit + 1)?;
         let more = ids.len() as i64 > limit;
         let page: Vec<String> = ids
             .into_iter()

@@ -33,7 +33,7 @@ impl FromRequest for AuthUser {
         match authenticate(req) {
             Ok(Checked::Known(user)) => Either::Left(ready(Ok(user))),
             Ok(Checked::Unknown(user, accounts)) => {
-                Either::Right(Box::pin(look_up(user, accounts)))
+                Either::Right(Box::pin(look_up(user, *accounts)))
             }
             Err(error) => Either::Left(ready(Err(error))),
         }
@@ -43,7 +43,7 @@ impl FromRequest for AuthUser {
 /// A valid token, and whether this process already knows its account.
 enum Checked {
     Known(AuthUser),
-    Unknown(AuthUser, crate::accounts::Context),
+    Unknown(AuthUser, Box<crate::accounts::Context>),
 }
 
 fn authenticate(req: &HttpRequest) -> Result<Checked, ApiError> {
@@ -76,10 +76,20 @@ fn authenticate(req: &HttpRequest) -> Result<Checked, ApiError> {
         username: identity.username,
         session: identity.session,
     };
+    // Read-your-writes with replicas: a writer reads the primary for a
+    // while (docs/deploy.md, "Read replicas").
+    if !matches!(
+        *req.method(),
+        actix_web::http::Method::GET
+            | actix_web::http::Method::HEAD
+            | actix_web::http::Method::OPTIONS
+    ) {
+        state.pool.note_writer(user.id);
+    }
     if state.accounts.known.contains(user.id) {
         Ok(Checked::Known(user))
     } else {
-        Ok(Checked::Unknown(user, state.accounts.clone()))
+        Ok(Checked::Unknown(user, Box::new(state.accounts.clone())))
     }
 }
 

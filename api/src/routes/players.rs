@@ -8,6 +8,7 @@
 use actix_web::{get, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::db;
 use crate::error::ApiError;
 use crate::games::list::GamePage;
 use crate::players::leaderboard::{self, Leaderboard, LeaderboardQuery};
@@ -39,12 +40,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
 )]
 #[get("/leaderboard")]
 pub async fn get_leaderboard(
-    _user: AuthUser,
+    user: AuthUser,
     state: web::Data<AppState>,
     query: web::Query<LeaderboardQuery>,
 ) -> Result<web::Json<Leaderboard>, ApiError> {
+    let freshness = state.pool.freshness_for(user.id);
     Ok(web::Json(
-        leaderboard::leaderboard(&state.games, query.into_inner()).await?,
+        leaderboard::leaderboard(&state.games, query.into_inner(), freshness).await?,
     ))
 }
 
@@ -65,12 +67,14 @@ pub async fn get_leaderboard(
 )]
 #[get("/users/{username}")]
 pub async fn get_user(
-    _user: AuthUser,
+    user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<web::Json<Profile>, ApiError> {
+    let name = path.into_inner();
+    let freshness = freshness(&state, &user, &name);
     Ok(web::Json(
-        profile::profile(&state.games, path.into_inner()).await?,
+        profile::profile(&state.games, name, freshness).await?,
     ))
 }
 
@@ -91,13 +95,15 @@ pub async fn get_user(
 )]
 #[get("/users/{username}/ratings")]
 pub async fn list_user_ratings(
-    _user: AuthUser,
+    user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
     query: web::Query<HistoryQuery>,
 ) -> Result<web::Json<RatingHistory>, ApiError> {
+    let name = path.into_inner();
+    let freshness = freshness(&state, &user, &name);
     Ok(web::Json(
-        profile::ratings(&state.games, path.into_inner(), query.into_inner()).await?,
+        profile::ratings(&state.games, name, query.into_inner(), freshness).await?,
     ))
 }
 
@@ -118,12 +124,25 @@ pub async fn list_user_ratings(
 )]
 #[get("/users/{username}/games")]
 pub async fn list_user_games(
-    _user: AuthUser,
+    user: AuthUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
     query: web::Query<GamesQuery>,
 ) -> Result<web::Json<GamePage>, ApiError> {
+    let name = path.into_inner();
+    let freshness = freshness(&state, &user, &name);
     Ok(web::Json(
-        profile::finished_games(&state.games, path.into_inner(), query.into_inner()).await?,
+        profile::finished_games(&state.games, name, query.into_inner(), freshness).await?,
     ))
+}
+
+/// A player's own profile and lists are read from the primary, as is
+/// anything read by a player who wrote through this process lately
+/// (docs/deploy.md, "Read replicas").
+fn freshness(state: &AppState, user: &AuthUser, name: &str) -> db::Freshness {
+    if name.to_lowercase() == user.username.to_lowercase() {
+        db::Freshness::Primary
+    } else {
+        state.pool.freshness_for(user.id)
+    }
 }

@@ -21,6 +21,7 @@ pub mod rate_limits;
 pub mod ratings;
 pub mod refresh_tokens;
 pub mod reminders;
+pub mod replicas;
 pub mod setups;
 pub mod tournaments;
 pub mod users;

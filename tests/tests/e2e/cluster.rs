@@ -111,6 +111,62 @@ impl Cluster {
         Some(cluster)
     }
 
+    /// A streaming standby of `primary` (running), copied from it with
+    /// `pg_basebackup -R`, on a port of its own, started. `None` as for
+    /// [`Cluster::start`].
+    pub fn standby_of(primary: &Cluster, test: &str) -> Option<Self> {
+        let bin = Self::binaries()?;
+        if !bin.join("pg_basebackup").is_file() {
+            let message = "pg_basebackup not found beside initdb";
+            assert!(
+                std::env::var_os("CI").is_none_or(|v| v.is_empty()),
+                "{message}; CI must run {test}"
+            );
+            eprintln!("skipped: {test}: {message}");
+            return None;
+        }
+        let data = std::env::temp_dir().join(format!(
+            "stratego-standby-{}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let standby = Self {
+            bin,
+            data,
+            port,
+            as_postgres: primary.as_postgres,
+        };
+        // pg_basebackup makes the directory itself (owned by whoever runs
+        // it, with the modes PostgreSQL wants) and writes the standby's
+        // connection to the primary (-R).
+        standby.tool(
+            "pg_basebackup",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &primary.port.to_string(),
+                "-U",
+                "postgres",
+                "-D",
+                standby.data_dir(),
+                "-R",
+                "-X",
+                "stream",
+                "-c",
+                "fast",
+                "--no-sync",
+            ],
+        );
+        standby.configure(&format!("port = {port}\nhot_standby = on\n"));
+        standby.pg_start();
+        Some(standby)
+    }
+
     /// Appends `settings` to `postgresql.conf` (read at the next start).
     pub fn configure(&self, settings: &str) {
         let conf = self.data.join("postgresql.conf");
@@ -122,6 +178,11 @@ impl Cluster {
 
     fn data_dir(&self) -> &str {
         self.data.to_str().unwrap()
+    }
+
+    /// The port it listens on (on 127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// The superuser's URL (trust authentication, no TLS).

@@ -46,6 +46,7 @@ mod ratings;
 mod reads;
 mod records;
 mod reminders;
+mod replicas;
 mod restarts;
 mod session_races;
 mod sessions;
