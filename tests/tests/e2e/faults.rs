@@ -21,8 +21,6 @@
 //! killed server) sends it again with the same `Idempotency-Key` until it
 //! gets one, as docs/api.md tells clients to.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -30,6 +28,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::cluster::Cluster;
 use crate::harness::{spawn_app_on, TestDatabase, TestUser};
 use crate::process::ServerProcess;
 use crate::support::{start_game, Server};
@@ -299,211 +298,9 @@ async fn stop_and_check(load: &Load, games: Vec<(Seats, tokio::task::JoinHandle<
     );
 }
 
-// --- A PostgreSQL cluster of the test's own ----------------------------------
-
-/// A PostgreSQL cluster in a temporary directory, on a free loopback port,
-/// stopped and removed on drop.
-struct Cluster {
-    bin: PathBuf,
-    data: PathBuf,
-    port: u16,
-    as_postgres: bool,
-}
-
-impl Cluster {
-    /// `initdb` and `pg_ctl` from `pg_config --bindir`, or the newest
-    /// Debian-style `/usr/lib/postgresql/*/bin`.
-    fn binaries() -> Option<PathBuf> {
-        let from_pg_config = Command::new("pg_config")
-            .arg("--bindir")
-            .output()
-            .ok()
-            .filter(|out| out.status.success())
-            .map(|out| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
-        let mut debian: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path().join("bin"))
-            .collect();
-        debian.sort_by_key(|dir| {
-            dir.parent()
-                .and_then(|v| v.file_name())
-                .and_then(|v| v.to_str())
-                .and_then(|v| v.parse::<u32>().ok())
-        });
-        from_pg_config
-            .into_iter()
-            .chain(debian.into_iter().rev())
-            .find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
-    }
-
-    /// A new cluster, started. `None` (after saying so) when PostgreSQL's
-    /// server binaries are not installed and `CI` is unset.
-    fn start() -> Option<Self> {
-        let Some(bin) = Self::binaries() else {
-            let message = "initdb and pg_ctl not found (neither `pg_config --bindir` nor \
-                           /usr/lib/postgresql/*/bin has them): install PostgreSQL's server";
-            assert!(
-                std::env::var_os("CI").is_none_or(|v| v.is_empty()),
-                "{message}; CI must run the faults suite"
-            );
-            eprintln!("skipped: the private-cluster faults test: {message}");
-            return None;
-        };
-        let as_postgres = Command::new("id")
-            .arg("-u")
-            .output()
-            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
-        let data =
-            std::env::temp_dir().join(format!("stratego-faults-{}", uuid::Uuid::new_v4().simple()));
-        std::fs::create_dir(&data).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let cluster = Self {
-            bin,
-            data,
-            port,
-            as_postgres,
-        };
-        if as_postgres {
-            // PostgreSQL refuses to run as root.
-            cluster.must("chown", &["postgres:postgres", cluster.data_dir()], false);
-        }
-        cluster.tool(
-            "initdb",
-            &[
-                "-D",
-                cluster.data_dir(),
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
-                "--no-sync",
-                "--no-instructions",
-            ],
-        );
-        let settings = format!(
-            "\nport = {port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\n\
-             max_connections = 40\nshared_buffers = 16MB\n"
-        );
-        let conf = cluster.data.join("postgresql.conf");
-        let mut text = std::fs::read_to_string(&conf).unwrap();
-        text.push_str(&settings);
-        std::fs::write(&conf, text).unwrap();
-        cluster.pg_start();
-        Some(cluster)
-    }
-
-    fn data_dir(&self) -> &str {
-        self.data.to_str().unwrap()
-    }
-
-    fn admin_url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
-    }
-
-    /// Runs `program` with `args` (as `postgres` when run as root) and
-    /// asserts that it succeeded.
-    fn must(&self, program: &str, args: &[&str], as_postgres: bool) {
-        let mut command = if as_postgres && self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--", program]);
-            c
-        } else {
-            Command::new(program)
-        };
-        let output = command.args(args).output().expect("run a PostgreSQL tool");
-        assert!(
-            output.status.success(),
-            "{program} {args:?}: {}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-
-    fn tool(&self, name: &str, args: &[&str]) {
-        let program = self.bin.join(name);
-        self.must(program.to_str().unwrap(), args, true);
-    }
-
-    fn pg_start(&self) {
-        let log = self.data.join("server.log");
-        self.tool(
-            "pg_ctl",
-            &[
-                "-D",
-                self.data_dir(),
-                "-l",
-                log.to_str().unwrap(),
-                "-w",
-                "-t",
-                "60",
-                "start",
-            ],
-        );
-    }
-
-    fn pg_stop(&self, mode: &str) {
-        self.tool(
-            "pg_ctl",
-            &["-D", self.data_dir(), "-m", mode, "-w", "-t", "60", "stop"],
-        );
-    }
-
-    /// The postmaster and every process it started.
-    fn processes(&self) -> Vec<String> {
-        let pid_file = std::fs::read_to_string(self.data.join("postmaster.pid")).unwrap();
-        let postmaster = pid_file.lines().next().unwrap().trim().to_owned();
-        let mut pids = vec![postmaster.clone()];
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                continue;
-            };
-            // pid (comm) state ppid ...: the command may hold spaces.
-            let after_comm = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-            if after_comm.split_whitespace().nth(1) == Some(postmaster.as_str()) {
-                pids.push(entry.file_name().to_string_lossy().into_owned());
-            }
-        }
-        pids
-    }
-
-    fn signal(&self, signal: &str, pids: &[String]) {
-        let mut args = vec![signal];
-        args.extend(pids.iter().map(String::as_str));
-        self.must("kill", &args, false);
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        if let Ok(pids) = std::panic::catch_unwind(|| self.processes()) {
-            let _ = Command::new("kill").arg("-CONT").args(&pids).status();
-        }
-        let pg_ctl = self.bin.join("pg_ctl");
-        let mut stop = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&pg_ctl);
-            c
-        } else {
-            Command::new(&pg_ctl)
-        };
-        let _ = stop
-            .args(["-D", self.data_dir(), "-m", "immediate", "-w", "stop"])
-            .output();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_postgres_cluster_stops_crashes_and_freezes_under_load() {
-    let Some(cluster) = Cluster::start() else {
+    let Some(cluster) = Cluster::start("the private-cluster faults test") else {
         return;
     };
     let database = TestDatabase::postgres_on(cluster.admin_url());

@@ -12,6 +12,7 @@ mod harness;
 mod audit;
 mod auth;
 mod bots;
+mod cluster;
 mod contract;
 mod database_faults;
 mod edges;
