@@ -1,13 +1,18 @@
 # syntax=docker/dockerfile:1
 # Multi-stage build: dependencies are compiled in their own cached layer
 # (cargo-chef), the runtime image holds only the binary and runs as a
-# non-root user. SQLite and libpq are linked statically, so the runtime
-# needs no database client libraries.
+# non-root user. SQLite, libpq and OpenSSL are linked statically, so the
+# runtime needs no database client or TLS libraries.
 
 ARG RUST_VERSION=1.95
 ARG DEBIAN_RELEASE=bookworm
 
 FROM rust:${RUST_VERSION}-slim-${DEBIAN_RELEASE} AS chef
+# libpq's TLS is OpenSSL, built from source with the binary: it needs perl
+# (with its core modules, which the slim image lacks) and make.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends perl make \
+    && rm -rf /var/lib/apt/lists/*
 RUN cargo install cargo-chef --locked
 WORKDIR /app
 

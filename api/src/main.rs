@@ -150,7 +150,11 @@ fn migrate(args: &ServerArgs) -> ExitCode {
             println!("{applied} migration(s) applied to {}", database.redacted());
             ExitCode::SUCCESS
         }
-        Err(e) => fail(format!("migrating {}: {e}", database.redacted())),
+        Err(e) => fail(format!(
+            "migrating {}: {}",
+            database.redacted(),
+            db::with_tls_context(&database, e)
+        )),
     }
 }
 

@@ -76,7 +76,7 @@ impl Application {
         let database = config.database.redacted();
         let db_error = |source: BoxError| StartupError::Database {
             database: database.clone(),
-            source,
+            source: db::with_tls_context(&config.database, source),
         };
         let pool = db::pool(
             &config.database,

@@ -24,6 +24,7 @@ use group_commit::GroupWriter;
 mod reads;
 mod replicas;
 mod run;
+mod tls;
 mod transactions;
 pub use error::StoreError;
 use reads::AsyncReads;
@@ -34,6 +35,7 @@ pub use run::{
     run, run_as, run_change, run_write, run_write_retrying, Deadline, Next, Reader, Reading,
     WriteTo,
 };
+pub use tls::{tls_context, SslMode, TlsParams};
 pub use transactions::{
     transaction_until, write_transaction, write_transaction_retrying, Conflicted, LostConnection,
     CONFLICT_ATTEMPTS,
@@ -126,6 +128,7 @@ impl DbPool {
                 tracing::info!(
                     per_worker,
                     workers,
+                    tls = reads.tls_checks(),
                     at_most = workers * per_worker,
                     // The pool's, the events' LISTEN connection, these.
                     connections_in_all = self.pool.max_size() as usize + 1 + workers * per_worker,
@@ -409,6 +412,18 @@ struct LogConnectionErrors;
 impl r2d2::HandleError<diesel::r2d2::Error> for LogConnectionErrors {
     fn handle_error(&self, error: diesel::r2d2::Error) {
         tracing::warn!(error = %one_line(&error.to_string()), "database connection failed");
+    }
+}
+
+/// `error` (from opening the database), with what the URL's TLS settings
+/// asked of the server's certificate when it is about TLS.
+pub fn with_tls_context(database: &DatabaseUrl, error: BoxError) -> BoxError {
+    let DatabaseUrl::Postgres(url) = database else {
+        return error;
+    };
+    match tls_context(url, &error.to_string()) {
+        Some(context) => format!("{error} ({context})").into(),
+        None => error,
     }
 }
 

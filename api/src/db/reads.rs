@@ -20,16 +20,16 @@
 //! statement does. A connection that fails at once is dropped and the read
 //! is left to the pool, which answers it (or says the database is
 //! unavailable) as before; one that fails later answers "unavailable"
-//! itself, so that no read waits much past its bound. These connections
-//! carry no TLS, so they are used only where TLS would guard nothing:
-//! `sslmode=disable`, or the default `prefer` to a loopback address or a
-//! Unix socket; and only where libpq and this client read the same
-//! settings (no `PG...` variable in the environment).
+//! itself, so that no read waits much past its bound. They use TLS as
+//! libpq would for the same URL (`sslmode`, `sslrootcert`; `tls`), and
+//! are used only where libpq and this client read the same settings (no
+//! `PG...` variable in the environment, no parameter that only libpq
+//! knows, no TLS setting `tls` cannot honour).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
-use std::net::IpAddr;
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,8 +40,8 @@ use diesel::connection::InstrumentationEvent;
 use diesel::QueryResult;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use tokio::sync::oneshot;
-use tokio_postgres::config::{Host, SslMode};
 
+use super::tls::{self, ReadTls, TlsParams};
 use super::{sets_param, BoxError, StoreError};
 
 /// The `application_name` of these connections, unless the URL names one.
@@ -73,6 +73,8 @@ pub(super) struct AsyncReads {
     /// thread (tests run several servers in one process).
     id: u64,
     config: tokio_postgres::Config,
+    /// How the connections use TLS.
+    tls: ReadTls,
     per_thread: usize,
     timeout: Duration,
     /// The pool's statement counter, and this path's own.
@@ -81,8 +83,8 @@ pub(super) struct AsyncReads {
 
 impl AsyncReads {
     /// Reads for the PostgreSQL database at `url`, or why there are none:
-    /// a URL this client cannot read (a libpq-only parameter), or one that
-    /// wants TLS.
+    /// a URL this client cannot read (a libpq-only parameter), or TLS
+    /// settings it cannot honour as libpq does.
     pub(super) fn new(
         url: &str,
         per_thread: usize,
@@ -93,11 +95,13 @@ impl AsyncReads {
         let (understood, libpq_only) = split_libpq_only(url);
         let mut config = tokio_postgres::Config::from_str(&understood)
             .map_err(|e| format!("the URL is not understood here ({e})"))?;
-        if !plain_text_is_fine(&config) {
-            return Err("the database may be reached over TLS".to_owned());
-        }
-        // Two parameters libpq spells or counts otherwise.
+        let mut tls_params = TlsParams::default();
+        // Two parameters libpq spells or counts otherwise, and the TLS
+        // ones, which `tls` reads as libpq does.
         for (key, value) in libpq_only {
+            if tls_params.take(&key, &value) {
+                continue;
+            }
             let number: u64 = value
                 .parse()
                 .map_err(|_| format!("{key}={value} is not a number"))?;
@@ -142,9 +146,14 @@ impl AsyncReads {
         if !given("application_name") {
             config.application_name(APPLICATION_NAME);
         }
+        let home = std::env::var_os("HOME")
+            .filter(|home| !home.is_empty())
+            .map(PathBuf::from);
+        let tls = tls::plan(&tls_params, &config, home.as_deref())?;
         Ok(AsyncReads {
             id: IDS.fetch_add(1, Ordering::Relaxed),
             config,
+            tls,
             per_thread,
             timeout,
             counters,
@@ -276,8 +285,30 @@ impl AsyncReads {
         Some(lease)
     }
 
+    /// What the server's certificate must be (for the log).
+    pub(super) fn tls_checks(&self) -> &'static str {
+        self.tls.checks()
+    }
+
     async fn open(&self) -> Result<AsyncPgConnection, BoxError> {
-        let (client, connection) = self.config.connect(tokio_postgres::NoTls).await?;
+        // Each way libpq would try, in its order (`allow`, `prefer`: the
+        // other one when the first fails).
+        let mut failure: Option<BoxError> = None;
+        let mut opened = None;
+        for &attempt in self.tls.attempts() {
+            let mut config = self.config.clone();
+            config.ssl_mode(attempt);
+            match config.connect(self.tls.connector()).await {
+                Ok(pair) => {
+                    opened = Some(pair);
+                    break;
+                }
+                Err(error) => failure = Some(error.into()),
+            }
+        }
+        let Some((client, connection)) = opened else {
+            return Err(failure.unwrap_or_else(|| "no way to connect".into()));
+        };
         let mut conn =
             AsyncPgConnection::try_from_client_and_connection(client, connection).await?;
         // As the pool's connections: the server gives up on a statement
@@ -428,8 +459,8 @@ fn libpq_variable(mut names: impl Iterator<Item = String>) -> Option<String> {
 }
 
 /// `url` without the parameters that libpq and this client read
-/// differently (`tcp_user_timeout` in milliseconds, `keepalives_count`),
-/// and those parameters.
+/// differently (`tcp_user_timeout` in milliseconds, `keepalives_count`,
+/// and the TLS ones, `sslmode` and `sslrootcert`), and those parameters.
 fn split_libpq_only(url: &str) -> (String, Vec<(String, String)>) {
     let Some((base, query)) = url.split_once('?') else {
         return (url.to_owned(), Vec::new());
@@ -439,7 +470,10 @@ fn split_libpq_only(url: &str) -> (String, Vec<(String, String)>) {
     let (taken, kept): (Vec<&str>, Vec<&str>) = query.split('&').partition(|p| {
         matches!(
             p.split_once('='),
-            Some(("tcp_user_timeout" | "keepalives_count", _))
+            Some((
+                "tcp_user_timeout" | "keepalives_count" | "sslmode" | "sslrootcert",
+                _
+            ))
         )
     });
     let taken = taken
@@ -455,28 +489,6 @@ fn split_libpq_only(url: &str) -> (String, Vec<(String, String)>) {
     (url, taken)
 }
 
-/// Whether a connection without TLS loses nothing the pool's would have:
-/// TLS is switched off, or only asked for where available (`prefer`, the
-/// default) and every host is this machine.
-fn plain_text_is_fine(config: &tokio_postgres::Config) -> bool {
-    match config.get_ssl_mode() {
-        SslMode::Disable => true,
-        SslMode::Prefer => {
-            let local = |host: &Host| match host {
-                Host::Tcp(name) => {
-                    name == "localhost" || IpAddr::from_str(name).is_ok_and(|ip| ip.is_loopback())
-                }
-                Host::Unix(_) => true,
-            };
-            let addresses_local = config.get_hostaddrs().iter().all(IpAddr::is_loopback);
-            !config.get_hosts().is_empty()
-                && config.get_hosts().iter().all(local)
-                && addresses_local
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -487,25 +499,43 @@ mod tests {
     }
 
     #[test]
-    fn only_urls_where_tls_guards_nothing_read_without_it() {
+    fn tls_settings_are_honoured_or_left_to_the_pool() {
         for url in [
             "postgres://app@127.0.0.1:5432/db",
             "postgres://app@localhost/db",
             "postgres://app@[::1]:5432/db",
             "postgres://app@db.example:5432/db?sslmode=disable",
-            "postgres://app@127.0.0.1/db?sslmode=prefer",
+            "postgres://app@db.example/db?sslmode=prefer",
+            "postgres://app@db.example/db?sslmode=require",
+            "postgres://app@127.0.0.1/db?sslmode=require&sslrootcert=/nonexistent",
+            "postgres://app@localhost,db.example/db?sslmode=allow",
+            "postgres://app@%2Fvar%2Frun%2Fpostgresql/db?sslmode=verify-full",
         ] {
             assert!(reads(url).is_ok(), "{url}");
         }
         for url in [
-            "postgres://app@db.example:5432/db",
-            "postgres://app@127.0.0.1/db?sslmode=require",
-            "postgres://app@localhost,db.example/db",
-            // libpq's stricter modes are not understood here.
-            "postgres://app@127.0.0.1/db?sslmode=verify-full",
+            // No root file: libpq refuses too.
+            "postgres://app@127.0.0.1/db?sslmode=verify-full&sslrootcert=/nonexistent",
+            "postgres://app@127.0.0.1/db?sslmode=verify-ca&sslrootcert=/nonexistent",
+            // Roots that only libpq's OpenSSL knows where to find.
+            "postgres://app@127.0.0.1/db?sslmode=verify-full&sslrootcert=system",
+            "postgres://app@127.0.0.1/db?sslmode=on",
+            // A TLS parameter this client does not know.
+            "postgres://app@127.0.0.1/db?sslmode=require&sslcert=/client.pem",
         ] {
             assert!(reads(url).is_err(), "{url}");
         }
+        // What the connections try, in libpq's order.
+        let attempts = |url: &str| reads(url).unwrap().tls.attempts().to_vec();
+        use tokio_postgres::config::SslMode;
+        assert_eq!(
+            attempts("postgres://app@db.example/db?sslmode=require&connect_timeout=2"),
+            [SslMode::Require]
+        );
+        assert_eq!(
+            attempts("postgres://app@db.example/db"),
+            [SslMode::Prefer, SslMode::Disable]
+        );
     }
 
     #[test]

@@ -58,8 +58,10 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // One line, as the `api` binary says it (libpq's messages span
+        // several).
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", api::db::one_line(&e));
             ExitCode::from(1)
         }
     }

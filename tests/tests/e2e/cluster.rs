@@ -176,13 +176,30 @@ impl Cluster {
         std::fs::write(&conf, text).unwrap();
     }
 
-    fn data_dir(&self) -> &str {
-        self.data.to_str().unwrap()
+    /// Writes `contents` to `name` in the data directory, owned by the
+    /// server's user and readable by it alone (as PostgreSQL wants its
+    /// private key), and returns its path.
+    pub fn write_private(&self, name: &str, contents: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.data.join(name);
+        std::fs::write(&path, contents).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        self.give_to_postgres(&path);
+        path
     }
 
-    /// The port it listens on (on 127.0.0.1).
+    /// The server's port on 127.0.0.1.
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The data directory (a temporary one of this cluster's own).
+    pub fn data_path(&self) -> &Path {
+        &self.data
+    }
+
+    fn data_dir(&self) -> &str {
+        self.data.to_str().unwrap()
     }
 
     /// The superuser's URL (trust authentication, no TLS).
@@ -278,6 +295,12 @@ impl Drop for Cluster {
     fn drop(&mut self) {
         if let Ok(pids) = std::panic::catch_unwind(|| self.processes()) {
             let _ = Command::new("kill").arg("-CONT").args(&pids).status();
+            // Some may have exited already: nothing to say about those.
+            let _ = Command::new("kill")
+                .arg("-CONT")
+                .args(&pids)
+                .stderr(std::process::Stdio::null())
+                .status();
         }
         let pg_ctl = self.bin.join("pg_ctl");
         let mut stop = if self.as_postgres {

@@ -56,6 +56,7 @@ mod statements;
 mod stored_forms;
 mod support;
 mod time_controls;
+mod tls;
 mod tournaments;
 mod tournaments_processes;
 mod vacations;

@@ -36,19 +36,12 @@ impl ServerProcess {
             DatabaseUrl::Postgres(url) => url,
             DatabaseUrl::Sqlite(path) => format!("sqlite://{}", path.display()),
         };
-        let mut command = Command::new(env!("CARGO_BIN_EXE_stratego-test-server"));
-        command
-            .env("DATABASE_URL", url)
-            .env("JWT_SECRET", TEST_JWT_SECRET)
-            .env("BIND_ADDRESS", "127.0.0.1:0")
-            .env("LOG_LEVEL", "warn")
-            .env("WORKERS", "2")
-            .env("DATABASE_POOL_SIZE", "4")
-            .env("REGISTER_RATE_LIMIT", "1000");
-        for (name, value) in settings {
-            command.env(name, value);
-        }
-        let mut child = command
+        Self::start_on(&url, settings)
+    }
+
+    /// A server on `DATABASE_URL=url` (settings as [`Self::start_with`]).
+    pub fn start_on(url: &str, settings: &[(&str, &str)]) -> Self {
+        let mut child = command(url, settings)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -79,6 +72,44 @@ impl ServerProcess {
                 .unwrap(),
             output,
         }
+    }
+
+    /// Starts a server on `DATABASE_URL=url` that must stop at start:
+    /// waits (at most a minute) for it to exit without having listened,
+    /// and returns its exit status and what it wrote on standard error.
+    pub fn refused(url: &str, settings: &[(&str, &str)]) -> (std::process::ExitStatus, String) {
+        let mut child = command(url, settings)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the server process");
+        let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                let _ = pipe.read_to_string(&mut text);
+                text
+            })
+        };
+        let stdout = drain(Box::new(child.stdout.take().unwrap()));
+        let stderr = drain(Box::new(child.stderr.take().unwrap()));
+        let until = Instant::now() + Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() >= until {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the server did not stop at start");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let stdout = stdout.join().unwrap();
+        assert!(
+            !stdout.contains("STRATEGO_TEST_SERVER_PORT="),
+            "the server listened: {stdout}"
+        );
+        (status, stderr.join().unwrap())
     }
 
     /// The log lines written so far.
@@ -142,4 +173,22 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The server process's command, with the tests' usual settings (two
+/// workers, a pool of four, a quiet log) and `settings` on top.
+fn command(url: &str, settings: &[(&str, &str)]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_stratego-test-server"));
+    command
+        .env("DATABASE_URL", url)
+        .env("JWT_SECRET", TEST_JWT_SECRET)
+        .env("BIND_ADDRESS", "127.0.0.1:0")
+        .env("LOG_LEVEL", "warn")
+        .env("WORKERS", "2")
+        .env("DATABASE_POOL_SIZE", "4")
+        .env("REGISTER_RATE_LIMIT", "1000");
+    for (name, value) in settings {
+        command.env(name, value);
+    }
+    command
 }
