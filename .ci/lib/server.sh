@@ -7,13 +7,20 @@
 # many dependencies with other features: a gigabyte more in target/, which
 # is what filled the disk of a CI run.
 #
+# API_BIN names an already built server to run instead (for trying one
+# check alone without building).
+#
 # Sets: server (pid), base (http://127.0.0.1:PORT). Needs: work, secret.
 start_server() {
-    cargo test --workspace --locked --no-run -q
+    local bin="${API_BIN:-}"
+    if [ -z "$bin" ]; then
+        cargo test --workspace --locked --no-run -q
+        bin="${CARGO_TARGET_DIR:-target}/debug/api"
+    fi
     local port=$(( 20000 + RANDOM % 20000 ))
     JWT_SECRET="$secret" BIND_ADDRESS="127.0.0.1:${port}" \
         DATABASE_URL="sqlite://$work/ci.db" LOG_LEVEL=warn \
-        "${CARGO_TARGET_DIR:-target}/debug/api" serve &
+        "$bin" serve &
     server=$!
     base="http://127.0.0.1:${port}"
     for _ in $(seq 1 50); do
