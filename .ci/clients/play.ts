@@ -1,9 +1,9 @@
-// Plays a duel against a running server (base URL in argv[2]) with
-// openapi-fetch typed by openapi-typescript from openapi.yaml; compiled
-// with tsc --strict, so a document that disagrees with this use of it
-// fails to compile, and every answer is checked at run time too.
-import createClient from "openapi-fetch";
-import type { components, paths } from "./schema.js";
+// Plays a duel against a running server (base URL in argv[2]) with the
+// stratego-client package (clients/typescript) installed from its
+// tarball; compiled with tsc --strict, so a document that disagrees with
+// this use of it fails to compile, and every answer is checked at run
+// time too.
+import { createStrategoClient, type StrategoClient, type components } from "stratego-client";
 
 declare const process: { argv: string[] };
 
@@ -11,7 +11,7 @@ type GameView = components["schemas"]["GameView"];
 type Event = components["schemas"]["Event"];
 
 const base = process.argv[2];
-const anonymous = createClient<paths>({ baseUrl: base });
+const anonymous = createStrategoClient({ baseUrl: base }).api;
 
 function check<T>(data: T | undefined, what: string): T {
   if (data === undefined) throw new Error(`${what}: no answer`);
@@ -22,20 +22,14 @@ const variants = check((await anonymous.GET("/api/v1/variants")).data, "variants
 if (variants.variants.length !== 3) throw new Error("three variants expected");
 
 const suffix = String(Math.floor(Math.random() * 1e6));
-const clients: ReturnType<typeof createClient<paths>>[] = [];
+const players: StrategoClient[] = [];
 const names = [`tsred${suffix}`, `tsblue${suffix}`];
 for (const username of names) {
-  const { data } = await anonymous.POST("/api/v1/auth/register", {
-    body: { username, password: "correct horse battery" },
-  });
-  const registered = check(data, "register");
-  clients.push(
-    createClient<paths>({
-      baseUrl: base,
-      headers: { Authorization: `Bearer ${registered.access_token}` },
-    }),
-  );
+  const player = createStrategoClient({ baseUrl: base });
+  await player.register(username, "correct horse battery");
+  players.push(player);
 }
+const clients = players.map((player) => player.api);
 const [red, blue] = clients;
 
 const created = check(
@@ -89,6 +83,17 @@ for (; plies < 200; plies++) {
   const turn: "red" | "blue" | null = answer.game.turn;
   void turn;
 }
+
+// The stream's first frame is red's current view of the game.
+const streamed = await new Promise<GameView>((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error("no view on the game's stream")), 10_000);
+  const follow = players[0].watchGame(id, (view) => {
+    clearTimeout(timer);
+    follow.close();
+    resolve(view);
+  });
+});
+if (streamed.ply !== plies) throw new Error("the streamed view is not the game's last");
 
 const history = check((await red.GET("/api/v1/games/{id}/moves", path)).data, "history");
 if (history.moves.length !== plies) throw new Error("history length");
