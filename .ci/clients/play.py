@@ -1,24 +1,21 @@
-"""Plays a duel against a running server with the client that
-openapi-python-client generated from openapi.yaml (package `client`,
-imported from the directory given as argv[2]); argv[1] is the base URL.
-Every answer is parsed into the generated models, so a field the document
-gets wrong fails here."""
+"""Plays a duel against a running server with the stratego_client package
+(clients/python, generated from openapi.yaml), as pip installed it into the
+Python that runs this; argv[1] is the base URL. Every answer is parsed into
+the generated models, so a field the document gets wrong fails here."""
 
 import random
 import sys
 
-sys.path.insert(0, sys.argv[2])
-
-from client import AuthenticatedClient, Client  # noqa: E402
-from client.api.accounts import register_user  # noqa: E402
-from client.api.events import list_events  # noqa: E402
-from client.api.games import (  # noqa: E402
+from stratego_client import AuthenticatedClient, Client
+from stratego_client.api.accounts import register_user
+from stratego_client.api.events import list_events
+from stratego_client.api.games import (
     create_game, get_game, join_game, list_games, list_moves, list_variants, place_setup,
     play_move)
-from client.models import (  # noqa: E402
+from stratego_client.models import (
     CreateGameRequest, Credentials, EventPage, GamePage, GameView, MoveAnswer, MoveHistory,
     MoveRefusal, MoveRequest, RandomSetup, VariantList)
-from client.types import UNSET  # noqa: E402
+from stratego_client.types import UNSET
 
 base = sys.argv[1]
 anonymous = Client(base_url=base, raise_on_unexpected_status=True)

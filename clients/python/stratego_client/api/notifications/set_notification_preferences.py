@@ -1,0 +1,221 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.preferences import Preferences
+from ...models.preferences_input import PreferencesInput
+from ...models.problem import Problem
+from ...models.validation_problem import ValidationProblem
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PreferencesInput,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/me/notifications",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Preferences | Problem | ValidationProblem | None:
+    if response.status_code == 200:
+        response_200 = Preferences.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ValidationProblem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Preferences | Problem | ValidationProblem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PreferencesInput,
+) -> Response[Preferences | Problem | ValidationProblem]:
+    """Set what you are told outside the app
+
+     Replaces your preferences: the events and channels given are set, the
+    others take their defaults. The answer lists every event.
+
+    Args:
+        body (PreferencesInput): Preferences to set: the events and channels given are set, the
+            others
+            take their defaults. Example: {'events': {'deadline_soon': {'push': True}, 'your_move':
+            {'email': False}}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Preferences | Problem | ValidationProblem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PreferencesInput,
+) -> Preferences | Problem | ValidationProblem | None:
+    """Set what you are told outside the app
+
+     Replaces your preferences: the events and channels given are set, the
+    others take their defaults. The answer lists every event.
+
+    Args:
+        body (PreferencesInput): Preferences to set: the events and channels given are set, the
+            others
+            take their defaults. Example: {'events': {'deadline_soon': {'push': True}, 'your_move':
+            {'email': False}}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Preferences | Problem | ValidationProblem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PreferencesInput,
+) -> Response[Preferences | Problem | ValidationProblem]:
+    """Set what you are told outside the app
+
+     Replaces your preferences: the events and channels given are set, the
+    others take their defaults. The answer lists every event.
+
+    Args:
+        body (PreferencesInput): Preferences to set: the events and channels given are set, the
+            others
+            take their defaults. Example: {'events': {'deadline_soon': {'push': True}, 'your_move':
+            {'email': False}}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Preferences | Problem | ValidationProblem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PreferencesInput,
+) -> Preferences | Problem | ValidationProblem | None:
+    """Set what you are told outside the app
+
+     Replaces your preferences: the events and channels given are set, the
+    others take their defaults. The answer lists every event.
+
+    Args:
+        body (PreferencesInput): Preferences to set: the events and channels given are set, the
+            others
+            take their defaults. Example: {'events': {'deadline_soon': {'push': True}, 'your_move':
+            {'email': False}}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Preferences | Problem | ValidationProblem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,249 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.rating_history import RatingHistory
+from ...models.variant import Variant
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    username: str,
+    *,
+    variant: Variant | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_variant: str | Unset = UNSET
+    if not isinstance(variant, Unset):
+        json_variant = variant.value
+
+    params["variant"] = json_variant
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/users/{username}/ratings".format(
+            username=quote(str(username), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | RatingHistory | None:
+    if response.status_code == 200:
+        response_200 = RatingHistory.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | RatingHistory]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    username: str,
+    *,
+    client: AuthenticatedClient,
+    variant: Variant | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[Problem | RatingHistory]:
+    """List a player's ratings over time
+
+     A player's rating after each rated game (points over time), oldest
+    first, variant by variant; pages via `cursor`.
+
+    Args:
+        username (str):
+        variant (Variant | Unset): A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RatingHistory]
+    """
+
+    kwargs = _get_kwargs(
+        username=username,
+        variant=variant,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    username: str,
+    *,
+    client: AuthenticatedClient,
+    variant: Variant | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Problem | RatingHistory | None:
+    """List a player's ratings over time
+
+     A player's rating after each rated game (points over time), oldest
+    first, variant by variant; pages via `cursor`.
+
+    Args:
+        username (str):
+        variant (Variant | Unset): A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RatingHistory
+    """
+
+    return sync_detailed(
+        username=username,
+        client=client,
+        variant=variant,
+        limit=limit,
+        cursor=cursor,
+    ).parsed
+
+
+async def asyncio_detailed(
+    username: str,
+    *,
+    client: AuthenticatedClient,
+    variant: Variant | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Response[Problem | RatingHistory]:
+    """List a player's ratings over time
+
+     A player's rating after each rated game (points over time), oldest
+    first, variant by variant; pages via `cursor`.
+
+    Args:
+        username (str):
+        variant (Variant | Unset): A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RatingHistory]
+    """
+
+    kwargs = _get_kwargs(
+        username=username,
+        variant=variant,
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    username: str,
+    *,
+    client: AuthenticatedClient,
+    variant: Variant | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+) -> Problem | RatingHistory | None:
+    """List a player's ratings over time
+
+     A player's rating after each rated game (points over time), oldest
+    first, variant by variant; pages via `cursor`.
+
+    Args:
+        username (str):
+        variant (Variant | Unset): A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
+        limit (int | Unset):
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RatingHistory
+    """
+
+    return (
+        await asyncio_detailed(
+            username=username,
+            client=client,
+            variant=variant,
+            limit=limit,
+            cursor=cursor,
+        )
+    ).parsed

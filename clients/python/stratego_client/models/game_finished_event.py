@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.game_finished_event_type import GameFinishedEventType
+
+if TYPE_CHECKING:
+    from ..models.game_result import GameResult
+
+
+T = TypeVar("T", bound="GameFinishedEvent")
+
+
+@_attrs_define
+class GameFinishedEvent:
+    """The game is over (sent to both players).
+
+    Attributes:
+        created_at (datetime.datetime):
+        game_id (UUID):
+        id (int): Increasing per recipient (1, 2, 3, ...); pass the last one seen as
+            `after` (or `Last-Event-ID`) to resume.
+        result (GameResult): How a game ended; `winner` is null for a draw. Example: {'reason': 'flag_captured',
+            'winner': 'red'}.
+        type_ (GameFinishedEventType):
+    """
+
+    created_at: datetime.datetime
+    game_id: UUID
+    id: int
+    result: GameResult
+    type_: GameFinishedEventType
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        game_id = str(self.game_id)
+
+        id = self.id
+
+        result = self.result.to_dict()
+
+        type_ = self.type_.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created_at": created_at,
+                "game_id": game_id,
+                "id": id,
+                "result": result,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.game_result import GameResult
+
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        game_id = UUID(d.pop("game_id"))
+
+        id = d.pop("id")
+
+        result = GameResult.from_dict(d.pop("result"))
+
+        type_ = GameFinishedEventType(d.pop("type"))
+
+        game_finished_event = cls(
+            created_at=created_at,
+            game_id=game_id,
+            id=id,
+            result=result,
+            type_=type_,
+        )
+
+        game_finished_event.additional_properties = d
+        return game_finished_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

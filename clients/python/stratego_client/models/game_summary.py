@@ -1,0 +1,362 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.color import Color
+from ..models.status import Status
+from ..models.variant import Variant
+
+if TYPE_CHECKING:
+    from ..models.fischer_time_control import FischerTimeControl
+    from ..models.game_result import GameResult
+    from ..models.moves_in_days_time_control import MovesInDaysTimeControl
+    from ..models.per_move_time_control import PerMoveTimeControl
+    from ..models.player_ref import PlayerRef
+    from ..models.players import Players
+    from ..models.rules_view import RulesView
+    from ..models.setup_done import SetupDone
+    from ..models.tournament_link import TournamentLink
+
+
+T = TypeVar("T", bound="GameSummary")
+
+
+@_attrs_define
+class GameSummary:
+    """A game in a list: public facts only, no board.
+
+    Attributes:
+        created_at (datetime.datetime):
+        creator (PlayerRef): A user taking part in a game.
+        days_per_move (int): As in the game's view: whole days a move is given.
+        deadline (datetime.datetime | None): As in the game's view: when the player to move runs out of time
+            (`null` while on vacation), as of this answer.
+        id (UUID):
+        opponent (None | PlayerRef):
+        players (Players): Who sits on each side (`null`: the seat is still open).
+        ply (int):
+        rated (bool): Whether the game counts for ratings (docs/ratings.md).
+        result (GameResult | None):
+        rules (RulesView): The complete rules in force in a game (every rule is always sent). Example:
+            {'aggressor_advantage': False, 'max_plies': None, 'max_plies_without_battle': None, 'more_squares_rule': False,
+            'rescue': False, 'scout_strike_after_move': True, 'silent_defense': False, 'two_square_limit': 3}.
+        setup_done (SetupDone): Whether each player's setup is in (public; the setups themselves are not).
+        status (Status): Where a game is in its life.
+        time_control (FischerTimeControl | MovesInDaysTimeControl | PerMoveTimeControl): How much time each player has
+            (docs/lifecycle.md, "Clocks"); `type`
+            says which control. Bounds: `per_move` days 1-14; `fischer`
+            initial_days 1-90, increment_days 1-14, max_days 1-180 and at least
+            both others; `moves_in_days` moves 1-50, days 1-180 and at least
+            moves.
+        tournament (None | TournamentLink):
+        turn (Color | None):
+        updated_at (datetime.datetime):
+        variant (Variant): A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
+        version (int):
+    """
+
+    created_at: datetime.datetime
+    creator: PlayerRef
+    days_per_move: int
+    deadline: datetime.datetime | None
+    id: UUID
+    opponent: None | PlayerRef
+    players: Players
+    ply: int
+    rated: bool
+    result: GameResult | None
+    rules: RulesView
+    setup_done: SetupDone
+    status: Status
+    time_control: FischerTimeControl | MovesInDaysTimeControl | PerMoveTimeControl
+    tournament: None | TournamentLink
+    turn: Color | None
+    updated_at: datetime.datetime
+    variant: Variant
+    version: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.fischer_time_control import FischerTimeControl
+        from ..models.game_result import GameResult
+        from ..models.per_move_time_control import PerMoveTimeControl
+        from ..models.player_ref import PlayerRef
+        from ..models.tournament_link import TournamentLink
+
+        created_at = self.created_at.isoformat()
+
+        creator = self.creator.to_dict()
+
+        days_per_move = self.days_per_move
+
+        deadline: None | str
+        if isinstance(self.deadline, datetime.datetime):
+            deadline = self.deadline.isoformat()
+        else:
+            deadline = self.deadline
+
+        id = str(self.id)
+
+        opponent: dict[str, Any] | None
+        if isinstance(self.opponent, PlayerRef):
+            opponent = self.opponent.to_dict()
+        else:
+            opponent = self.opponent
+
+        players = self.players.to_dict()
+
+        ply = self.ply
+
+        rated = self.rated
+
+        result: dict[str, Any] | None
+        if isinstance(self.result, GameResult):
+            result = self.result.to_dict()
+        else:
+            result = self.result
+
+        rules = self.rules.to_dict()
+
+        setup_done = self.setup_done.to_dict()
+
+        status = self.status.value
+
+        time_control: dict[str, Any]
+        if isinstance(self.time_control, PerMoveTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, FischerTimeControl):
+            time_control = self.time_control.to_dict()
+        else:
+            time_control = self.time_control.to_dict()
+
+        tournament: dict[str, Any] | None
+        if isinstance(self.tournament, TournamentLink):
+            tournament = self.tournament.to_dict()
+        else:
+            tournament = self.tournament
+
+        turn: None | str
+        if isinstance(self.turn, Color):
+            turn = self.turn.value
+        else:
+            turn = self.turn
+
+        updated_at = self.updated_at.isoformat()
+
+        variant = self.variant.value
+
+        version = self.version
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created_at": created_at,
+                "creator": creator,
+                "days_per_move": days_per_move,
+                "deadline": deadline,
+                "id": id,
+                "opponent": opponent,
+                "players": players,
+                "ply": ply,
+                "rated": rated,
+                "result": result,
+                "rules": rules,
+                "setup_done": setup_done,
+                "status": status,
+                "time_control": time_control,
+                "tournament": tournament,
+                "turn": turn,
+                "updated_at": updated_at,
+                "variant": variant,
+                "version": version,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.fischer_time_control import FischerTimeControl
+        from ..models.game_result import GameResult
+        from ..models.moves_in_days_time_control import MovesInDaysTimeControl
+        from ..models.per_move_time_control import PerMoveTimeControl
+        from ..models.player_ref import PlayerRef
+        from ..models.players import Players
+        from ..models.rules_view import RulesView
+        from ..models.setup_done import SetupDone
+        from ..models.tournament_link import TournamentLink
+
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        creator = PlayerRef.from_dict(d.pop("creator"))
+
+        days_per_move = d.pop("days_per_move")
+
+        def _parse_deadline(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                deadline_type_0 = datetime.datetime.fromisoformat(data)
+
+                return deadline_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        deadline = _parse_deadline(d.pop("deadline"))
+
+        id = UUID(d.pop("id"))
+
+        def _parse_opponent(data: object) -> None | PlayerRef:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                opponent_type_0 = PlayerRef.from_dict(data)
+
+                return opponent_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PlayerRef, data)
+
+        opponent = _parse_opponent(d.pop("opponent"))
+
+        players = Players.from_dict(d.pop("players"))
+
+        ply = d.pop("ply")
+
+        rated = d.pop("rated")
+
+        def _parse_result(data: object) -> GameResult | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                result_type_0 = GameResult.from_dict(data)
+
+                return result_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(GameResult | None, data)
+
+        result = _parse_result(d.pop("result"))
+
+        rules = RulesView.from_dict(d.pop("rules"))
+
+        setup_done = SetupDone.from_dict(d.pop("setup_done"))
+
+        status = Status(d.pop("status"))
+
+        def _parse_time_control(data: object) -> FischerTimeControl | MovesInDaysTimeControl | PerMoveTimeControl:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_0 = PerMoveTimeControl.from_dict(data)
+
+                return componentsschemas_time_control_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_1 = FischerTimeControl.from_dict(data)
+
+                return componentsschemas_time_control_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_time_control_type_2 = MovesInDaysTimeControl.from_dict(data)
+
+            return componentsschemas_time_control_type_2
+
+        time_control = _parse_time_control(d.pop("time_control"))
+
+        def _parse_tournament(data: object) -> None | TournamentLink:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tournament_type_0 = TournamentLink.from_dict(data)
+
+                return tournament_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TournamentLink, data)
+
+        tournament = _parse_tournament(d.pop("tournament"))
+
+        def _parse_turn(data: object) -> Color | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                turn_type_0 = Color(data)
+
+                return turn_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Color | None, data)
+
+        turn = _parse_turn(d.pop("turn"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        variant = Variant(d.pop("variant"))
+
+        version = d.pop("version")
+
+        game_summary = cls(
+            created_at=created_at,
+            creator=creator,
+            days_per_move=days_per_move,
+            deadline=deadline,
+            id=id,
+            opponent=opponent,
+            players=players,
+            ply=ply,
+            rated=rated,
+            result=result,
+            rules=rules,
+            setup_done=setup_done,
+            status=status,
+            time_control=time_control,
+            tournament=tournament,
+            turn=turn,
+            updated_at=updated_at,
+            variant=variant,
+            version=version,
+        )
+
+        game_summary.additional_properties = d
+        return game_summary
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

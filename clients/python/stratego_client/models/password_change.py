@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="PasswordChange")
+
+
+@_attrs_define
+class PasswordChange:
+    """The current password and the new one.
+
+    Example:
+        {'current_password': 'correct horse battery', 'new_password': 'battery staple horse correct'}
+
+    Attributes:
+        current_password (str):
+        new_password (str): 8-128 characters
+    """
+
+    current_password: str
+    new_password: str
+
+    def to_dict(self) -> dict[str, Any]:
+        current_password = self.current_password
+
+        new_password = self.new_password
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "current_password": current_password,
+                "new_password": new_password,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        current_password = d.pop("current_password")
+
+        new_password = d.pop("new_password")
+
+        password_change = cls(
+            current_password=current_password,
+            new_password=new_password,
+        )
+
+        return password_change

@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.round_started_event_type import RoundStartedEventType
+
+if TYPE_CHECKING:
+    from ..models.round_game import RoundGame
+
+
+T = TypeVar("T", bound="RoundStartedEvent")
+
+
+@_attrs_define
+class RoundStartedEvent:
+    """The next round of a Swiss tournament you play in was paired (sent
+    to every player still in it): your game of the round, or your bye.
+
+        Attributes:
+            bye (bool): Whether you have this round's bye
+            created_at (datetime.datetime):
+            games (list[RoundGame]):
+            id (int): Increasing per recipient (1, 2, 3, ...); pass the last one seen as
+                `after` (or `Last-Event-ID`) to resume.
+            name (str): The tournament's name
+            round_ (int): The round (from 2; the first comes with `tournament_started`)
+            tournament_id (UUID):
+            type_ (RoundStartedEventType):
+    """
+
+    bye: bool
+    created_at: datetime.datetime
+    games: list[RoundGame]
+    id: int
+    name: str
+    round_: int
+    tournament_id: UUID
+    type_: RoundStartedEventType
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        bye = self.bye
+
+        created_at = self.created_at.isoformat()
+
+        games = []
+        for games_item_data in self.games:
+            games_item = games_item_data.to_dict()
+            games.append(games_item)
+
+        id = self.id
+
+        name = self.name
+
+        round_ = self.round_
+
+        tournament_id = str(self.tournament_id)
+
+        type_ = self.type_.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "bye": bye,
+                "created_at": created_at,
+                "games": games,
+                "id": id,
+                "name": name,
+                "round": round_,
+                "tournament_id": tournament_id,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.round_game import RoundGame
+
+        d = dict(src_dict)
+        bye = d.pop("bye")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        games = []
+        _games = d.pop("games")
+        for games_item_data in _games:
+            games_item = RoundGame.from_dict(games_item_data)
+
+            games.append(games_item)
+
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        round_ = d.pop("round")
+
+        tournament_id = UUID(d.pop("tournament_id"))
+
+        type_ = RoundStartedEventType(d.pop("type"))
+
+        round_started_event = cls(
+            bye=bye,
+            created_at=created_at,
+            games=games,
+            id=id,
+            name=name,
+            round_=round_,
+            tournament_id=tournament_id,
+            type_=type_,
+        )
+
+        round_started_event.additional_properties = d
+        return round_started_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
