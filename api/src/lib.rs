@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod outbound;
+pub mod play;
 pub mod players;
 pub mod rate_limit;
 pub mod replication;

@@ -683,6 +683,7 @@ pub fn build_app(
                         .display_operation_id(true),
                 ),
         )
+        .configure(crate::play::configure)
         .configure(move |cfg| {
             if metrics_here {
                 cfg.route(

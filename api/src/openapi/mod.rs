@@ -56,7 +56,9 @@ at once (step 3) and places its own setup, then answers every move within second
 5. The player whose view has `legal_moves` moves: `POST /api/v1/games/{id}/moves` with \
 `{\"from\": \"b4\", \"to\": \"b5\", \"expected_version\": <version of the view>}`.\n\
 6. Wait for the opponent with `GET /api/v1/events?after=<last_id>&wait=60`, or \
-`GET /api/v1/games/{id}?wait_for_version=<version>`, then move again until `result` is set.",
+`GET /api/v1/games/{id}?wait_for_version=<version>`, then move again until `result` is set.\n\n\
+Or play in the browser: the reference web client at [/play/](/play/) uses this API only \
+(docs/web-client.md).",
         license(name = "MIT"),
     ),
     modifiers(&BearerScheme, &ProblemTypes),

@@ -62,3 +62,4 @@ mod tournaments_processes;
 mod vacations;
 mod variants;
 mod views_kept;
+mod web_client;
