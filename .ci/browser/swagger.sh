@@ -7,25 +7,14 @@
 # chromium, node/npm or playwright-core cannot be had.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+. .ci/lib/playwright.sh
 . .ci/lib/server.sh
 
-PLAYWRIGHT_VERSION=1.65.1
-CHROMIUM=/usr/bin/chromium
 shots="$(realpath -m "${SCREENSHOT_DIR:-target/screenshots}")"
 work="$(mktemp -d)"
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-if [ ! -x "$CHROMIUM" ]; then
-    echo "skipped: $CHROMIUM is not installed (apt-get install chromium)"; exit 0
-fi
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    echo "skipped: node and npm are not installed"; exit 0
-fi
-printf '{"name": "stratego-swagger-walk", "private": true, "type": "module"}\n' > "$work/package.json"
-if ! (cd "$work" && npm install --no-audit --no-fund -s \
-        "playwright-core@${PLAYWRIGHT_VERSION}" >/dev/null 2>&1); then
-    echo "skipped: cannot install playwright-core ${PLAYWRIGHT_VERSION}"; exit 0
-fi
+playwright_tools "$work" stratego-swagger-walk || exit 0
 cp .ci/browser/swagger.mjs "$work/"
 
 secret="ci-swagger-browser-secret-0123456789abcdef"

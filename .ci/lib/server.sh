@@ -12,11 +12,8 @@
 #
 # Sets: server (pid), base (http://127.0.0.1:PORT). Needs: work, secret.
 start_server() {
-    local bin="${API_BIN:-}"
-    if [ -z "$bin" ]; then
-        cargo test --workspace --locked --no-run -q
-        bin="${CARGO_TARGET_DIR:-target}/debug/api"
-    fi
+    local bin
+    bin="$(api_binary)"
     local port=$(( 20000 + RANDOM % 20000 ))
     JWT_SECRET="$secret" BIND_ADDRESS="127.0.0.1:${port}" \
         DATABASE_URL="sqlite://$work/ci.db" LOG_LEVEL=warn \
@@ -29,4 +26,14 @@ start_server() {
     done
     echo "error: the server did not become ready at $base" >&2
     return 1
+}
+
+# Prints the server binary's path: API_BIN, or the one the tests build.
+api_binary() {
+    if [ -n "${API_BIN:-}" ]; then
+        realpath "$API_BIN"
+        return
+    fi
+    cargo test --workspace --locked --no-run -q >&2
+    realpath "${CARGO_TARGET_DIR:-target}/debug/api"
 }
