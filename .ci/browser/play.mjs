@@ -229,6 +229,14 @@ try {
   await blue.page.locator('#game-stream[data-state="open"]').waitFor({ timeout: 30_000 });
   check(true, "after a restart of the server both pages' streams reconnected");
 
+  // Blue offers a draw; Red sees it through the stream and declines.
+  await blue.page.locator("#offer-draw").click();
+  await red.page.locator("#draw-offer").waitFor();
+  await red.page.locator("#draw-offer button.secondary").click();
+  await red.page.locator("#draw-offer").waitFor({ state: "detached" });
+  await blue.page.locator("#offer-draw").waitFor();
+  check(true, "a draw offer reaches the other page, and its decline comes back");
+
   // History: step back to before the battle, then to now.
   await red.page.locator("#history-start").click();
   check((await cell(red, "j3").innerText()).trim() === "2", "history at ply 0 shows Red's scout back on j3");
@@ -248,6 +256,14 @@ try {
     "a finished game offers no move input");
   await red.page.screenshot({ path: join(shots, "play-05-game-over.png") });
   await blue.page.screenshot({ path: join(shots, "play-06-game-over-phone.png"), fullPage: true });
+  // A rematch: Red offers it and goes to the new game; Blue is challenged.
+  await red.page.locator("#rematch").click();
+  await red.page.waitForURL((url) => url.hash.startsWith("#/game/") && !url.hash.includes(id));
+  const rematch = red.page.url().split("#/game/")[1];
+  await blue.page.locator('a[href="#/"]').first().click();
+  await blue.page.locator(`#challenges [data-game="${rematch}"]`).waitFor();
+  check(true, "a rematch offered on Red's page is a challenge in Blue's lobby");
+
   // A finished game shows both armies to both players: only the storage is left to check.
   const stored = await blue.page.evaluate(() => Object.keys(localStorage).join());
   check(stored === "stratego.session", "at the end: Blue's storage holds the session only");
