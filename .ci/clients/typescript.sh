@@ -32,6 +32,14 @@ if [ -n "$changed" ]; then
     exit 1
 fi
 
+# The package's version is the API document's.
+api_version="$(awk '/^info:/{i=1} i&&/^  version:/{print $2; exit}' openapi.yaml)"
+package_version="$(node -p 'require("./'"$package"'/package.json").version')"
+if [ "$api_version" != "$package_version" ]; then
+    echo "error: $package/package.json has version $package_version, openapi.yaml $api_version" >&2
+    exit 1
+fi
+
 # The README shows exactly the example CI runs.
 readme_example="$(awk '/^## Play a move/{p=1} p&&/^```ts$/{c=1;next} c&&/^```$/{exit} c' "$package/README.md")"
 if [ "$readme_example" != "$(cat "$package/examples/play-a-move.ts")" ]; then
