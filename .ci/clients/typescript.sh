@@ -22,7 +22,7 @@ if ! (cd "$package" && npm ci --no-audit --no-fund -s >/dev/null 2>&1); then
 fi
 
 # Current: regenerating and rebuilding changes nothing that is committed.
-(cd "$package" && npm run -s generate >/dev/null && npm run -s build)
+(cd "$package" && npm run -s generate >/dev/null && npm run -s build && npm test --silent)
 changed="$(git diff --name-only -- "$package/src" "$package/dist"
     git ls-files --others --exclude-standard -- "$package/src" "$package/dist")"
 if [ -n "$changed" ]; then

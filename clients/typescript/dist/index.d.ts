@@ -27,7 +27,10 @@ export declare class ProblemError extends Error {
     readonly problem: Partial<Problem> & Record<string, unknown>;
     constructor(status: number, problem: Partial<Problem> & Record<string, unknown>);
 }
-/** The answer's data, or a `ProblemError` carrying the problem document. */
+/**
+ * The answer's data (`undefined` for an answer without a body, such as a
+ * 204), or a `ProblemError` carrying the problem document.
+ */
 export declare function must<T>(call: Promise<{
     data?: T;
     error?: unknown;

@@ -18,9 +18,14 @@ export class ProblemError extends Error {
         this.problem = problem;
     }
 }
-/** The answer's data, or a `ProblemError` carrying the problem document. */
+/**
+ * The answer's data (`undefined` for an answer without a body, such as a
+ * 204), or a `ProblemError` carrying the problem document.
+ */
 export async function must(call) {
     const { data, error, response } = await call;
+    if (error === undefined && response.ok)
+        return data;
     if (error !== undefined || data === undefined) {
         const problem = typeof error === "object" && error !== null ? error : {};
         throw new ProblemError(response.status, problem);

@@ -6,6 +6,15 @@
 /** Splits a byte stream into SSE frames; `retry:` values go to `onRetry`. */
 export async function* frames(body, onRetry = () => { }) {
     const reader = body.getReader();
+    try {
+        yield* parse(reader, onRetry);
+    }
+    finally {
+        // Also when the reader of these frames stops early: the connection closes.
+        reader.cancel().catch(() => { });
+    }
+}
+async function* parse(reader, onRetry) {
     const decoder = new TextDecoder();
     let buffer = "";
     let frame = { id: null, event: "message", data: "" };
@@ -70,11 +79,13 @@ export function follow(open, onFrame, onState = () => { }, lastEventId = null) {
     let failures = 0;
     let last = lastEventId;
     const wait = (millis) => new Promise((resolve) => {
-        const timer = setTimeout(resolve, millis);
-        stop.signal.addEventListener("abort", () => {
+        const done = () => {
             clearTimeout(timer);
+            stop.signal.removeEventListener("abort", done);
             resolve();
-        });
+        };
+        const timer = setTimeout(done, millis);
+        stop.signal.addEventListener("abort", done, { once: true });
     });
     const run = async () => {
         while (!stop.signal.aborted) {
@@ -82,12 +93,15 @@ export function follow(open, onFrame, onState = () => { }, lastEventId = null) {
             let delay = retry;
             try {
                 const { response, data } = await open(last, stop.signal);
+                if (!response.ok)
+                    await response.body?.cancel().catch(() => { });
                 if ([401, 403, 404].includes(response.status)) {
                     onState({ state: "closed", reason: `the server answered ${response.status}` });
                     return;
                 }
                 if (response.status === 429) {
-                    delay = Number(response.headers.get("Retry-After") ?? "15") * 1000;
+                    const seconds = Number(response.headers.get("Retry-After"));
+                    delay = (Number.isFinite(seconds) && seconds > 0 ? seconds : 15) * 1000;
                     reason = "too many streams are open";
                 }
                 else if (!response.ok || data === null || data === undefined) {

@@ -40,11 +40,15 @@ export class ProblemError extends Error {
   }
 }
 
-/** The answer's data, or a `ProblemError` carrying the problem document. */
+/**
+ * The answer's data (`undefined` for an answer without a body, such as a
+ * 204), or a `ProblemError` carrying the problem document.
+ */
 export async function must<T>(
   call: Promise<{ data?: T; error?: unknown; response: Response }>,
 ): Promise<T> {
   const { data, error, response } = await call;
+  if (error === undefined && response.ok) return data as T;
   if (error !== undefined || data === undefined) {
     const problem = typeof error === "object" && error !== null ? error : {};
     throw new ProblemError(response.status, problem as ProblemError["problem"]);

@@ -101,10 +101,14 @@ export class Tokens {
       body: JSON.stringify({ refresh_token: current.refresh_token }),
     });
     if (!answer.ok) {
-      if (answer.status === 401) this.store.set(null);
+      if (answer.status === 401 && this.store.get()?.refresh_token === current.refresh_token) {
+        this.store.set(null);
+      }
       return null;
     }
     const pair = (await answer.json()) as TokenPair;
+    // Logged out (or in as someone else) meanwhile: that choice stands.
+    if (this.store.get()?.refresh_token !== current.refresh_token) return this.store.get();
     const next = { ...current, access_token: pair.access_token, refresh_token: pair.refresh_token };
     this.store.set(next);
     return next;

@@ -17,6 +17,18 @@ export async function* frames(
   onRetry: (millis: number) => void = () => {},
 ): AsyncGenerator<Frame> {
   const reader = body.getReader();
+  try {
+    yield* parse(reader, onRetry);
+  } finally {
+    // Also when the reader of these frames stops early: the connection closes.
+    reader.cancel().catch(() => {});
+  }
+}
+
+async function* parse(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  onRetry: (millis: number) => void,
+): AsyncGenerator<Frame> {
   const decoder = new TextDecoder();
   let buffer = "";
   let frame: Frame = { id: null, event: "message", data: "" };
@@ -98,11 +110,13 @@ export function follow(
   let last = lastEventId;
   const wait = (millis: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, millis);
-      stop.signal.addEventListener("abort", () => {
+      const done = () => {
         clearTimeout(timer);
+        stop.signal.removeEventListener("abort", done);
         resolve();
-      });
+      };
+      const timer = setTimeout(done, millis);
+      stop.signal.addEventListener("abort", done, { once: true });
     });
   const run = async () => {
     while (!stop.signal.aborted) {
@@ -110,12 +124,14 @@ export function follow(
       let delay = retry;
       try {
         const { response, data } = await open(last, stop.signal);
+        if (!response.ok) await response.body?.cancel().catch(() => {});
         if ([401, 403, 404].includes(response.status)) {
           onState({ state: "closed", reason: `the server answered ${response.status}` });
           return;
         }
         if (response.status === 429) {
-          delay = Number(response.headers.get("Retry-After") ?? "15") * 1000;
+          const seconds = Number(response.headers.get("Retry-After"));
+          delay = (Number.isFinite(seconds) && seconds > 0 ? seconds : 15) * 1000;
           reason = "too many streams are open";
         } else if (!response.ok || data === null || data === undefined) {
           reason = `the server answered ${response.status}`;
