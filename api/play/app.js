@@ -550,11 +550,14 @@ var Tokens = class {
       body: JSON.stringify({ refresh_token: current.refresh_token })
     });
     if (!answer.ok) {
-      if (answer.status === 401)
+      if (answer.status === 401 && this.store.get()?.refresh_token === current.refresh_token) {
         this.store.set(null);
+      }
       return null;
     }
     const pair = await answer.json();
+    if (this.store.get()?.refresh_token !== current.refresh_token)
+      return this.store.get();
     const next = { ...current, access_token: pair.access_token, refresh_token: pair.refresh_token };
     this.store.set(next);
     return next;
@@ -573,6 +576,14 @@ function bearerOf(request) {
 async function* frames(body, onRetry = () => {
 }) {
   const reader = body.getReader();
+  try {
+    yield* parse(reader, onRetry);
+  } finally {
+    reader.cancel().catch(() => {
+    });
+  }
+}
+async function* parse(reader, onRetry) {
   const decoder = new TextDecoder();
   let buffer = "";
   let frame = { id: null, event: "message", data: "" };
@@ -631,11 +642,13 @@ function follow(open, onFrame, onState = () => {
   let failures = 0;
   let last = lastEventId;
   const wait = (millis) => new Promise((resolve) => {
-    const timer = setTimeout(resolve, millis);
-    stop.signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      stop.signal.removeEventListener("abort", done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, millis);
+    stop.signal.addEventListener("abort", done, { once: true });
   });
   const run = async () => {
     while (!stop.signal.aborted) {
@@ -643,12 +656,16 @@ function follow(open, onFrame, onState = () => {
       let delay = retry;
       try {
         const { response, data } = await open(last, stop.signal);
+        if (!response.ok)
+          await response.body?.cancel().catch(() => {
+          });
         if ([401, 403, 404].includes(response.status)) {
           onState({ state: "closed", reason: `the server answered ${response.status}` });
           return;
         }
         if (response.status === 429) {
-          delay = Number(response.headers.get("Retry-After") ?? "15") * 1e3;
+          const seconds = Number(response.headers.get("Retry-After"));
+          delay = (Number.isFinite(seconds) && seconds > 0 ? seconds : 15) * 1e3;
           reason = "too many streams are open";
         } else if (!response.ok || data === null || data === void 0) {
           reason = `the server answered ${response.status}`;
@@ -691,6 +708,8 @@ var ProblemError = class extends Error {
 };
 async function must(call) {
   const { data, error, response } = await call;
+  if (error === void 0 && response.ok)
+    return data;
   if (error !== void 0 || data === void 0) {
     const problem = typeof error === "object" && error !== null ? error : {};
     throw new ProblemError(response.status, problem);
@@ -863,7 +882,7 @@ function squaresFor(viewer) {
   return ranks.flatMap((rank) => files.map((file) => `${file}${rank}`));
 }
 function pieceLabel(shown, viewer) {
-  const whose = shown.color === viewer ? "your" : "enemy";
+  const whose = viewer === null ? shown.color : shown.color === viewer ? "your" : "enemy";
   if (shown.piece === null) return `${whose} piece, rank unknown`;
   return `${whose} ${shown.piece}${shown.revealed ? " (revealed)" : ""}`;
 }
@@ -892,7 +911,7 @@ function drawBoard(options) {
       mark.className = `piece ${shown.color}${shown.revealed ? " revealed" : ""}${shown.piece === null ? " hidden" : ""}`;
       mark.textContent = shown.piece === null ? "?" : MARKS[shown.piece];
       cell.append(mark);
-      label = `${square}, ${pieceLabel(shown, options.viewer)}`;
+      label = `${square}, ${pieceLabel(shown, options.spectator ? null : options.viewer)}`;
       if (options.onDrop && shown.color === options.viewer) {
         cell.draggable = true;
         cell.addEventListener("dragstart", (event) => event.dataTransfer?.setData("text/plain", square));
@@ -1305,7 +1324,10 @@ function setupScreen(root, view, done) {
     }
     draw();
   };
+  let sending = false;
   const submit = async () => {
+    if (sending) return;
+    sending = true;
     problems.replaceChildren();
     message.say("Sending your setup…");
     try {
@@ -1319,6 +1341,8 @@ function setupScreen(root, view, done) {
       const list = error instanceof ProblemError && Array.isArray(error.problem["problems"]) ? error.problem["problems"] : [];
       message.say(list.length > 0 ? `The server refused the setup: ${list.length} problem${list.length > 1 ? "s" : ""}.` : explain(error), "error");
       problems.replaceChildren(...list.map((p) => h("li", {}, problemText(p))));
+    } finally {
+      sending = false;
     }
   };
   const name = h("input", { id: "setup-name", placeholder: "name", maxlength: 40 });
@@ -1425,6 +1449,7 @@ function gameScreen(root, id) {
   async function move(from, to) {
     if (view === null || sending) return;
     sending = true;
+    step = null;
     message.say(`Playing ${from}–${to}…`);
     try {
       const answer = await must(client.api.POST("/api/v1/games/{id}/moves", { ...path, body: { from, to, expected_version: view.version } }));
@@ -1461,15 +1486,15 @@ function gameScreen(root, id) {
     if (view === null) return;
     const viewer = me() ?? "red";
     const present = view.board.map((p) => ({ square: p.square, color: p.color, piece: p.piece ?? null, revealed: p.revealed }));
+    moveForm.hidden = !myTurn() || step !== null;
     if (step !== null) {
       const at = step;
       const shown = moves.find((m) => m.ply === at);
-      show(boardArea, drawBoard({ pieces: positionAt(present, moves, at), viewer, lastMove: shown ?? null }));
+      show(boardArea, drawBoard({ pieces: positionAt(present, moves, at), viewer, spectator: me() === null, lastMove: shown ?? null }));
       return;
     }
     const targets = new Set((view.legal_moves ?? []).filter((m) => m.from === selected).map((m) => m.to));
-    show(boardArea, drawBoard({ pieces: present, viewer, selected, targets, lastMove: view.last_move, onSquare }));
-    moveForm.hidden = !myTurn();
+    show(boardArea, drawBoard({ pieces: present, viewer, spectator: me() === null, selected, targets, lastMove: view.last_move, onSquare }));
   }
   function drawSide() {
     if (view === null) return;
@@ -1563,11 +1588,15 @@ function gameScreen(root, id) {
     );
   }
   async function loadMoves() {
-    if (view === null || view.ply === 0) {
+    if (view === null) return;
+    if (view.ply === 0) {
       moves = [];
     } else {
-      moves = (await must(client.api.GET("/api/v1/games/{id}/moves", path))).moves;
+      const history = await must(client.api.GET("/api/v1/games/{id}/moves", path));
+      if (view === null || history.version !== view.version) return;
+      moves = history.moves;
     }
+    if (step !== null && step > moves.length) step = null;
     drawHistory();
   }
   function accept(next) {
@@ -1577,7 +1606,7 @@ function gameScreen(root, id) {
     if (view.status === "setup" && view.you && !view.setup_done[view.you]) {
       if (!setupOpen) {
         setupOpen = true;
-        setupScreen(playArea, view, () => void 0);
+        setupScreen(playArea, view, () => void must(client.api.GET("/api/v1/games/{id}", path)).then(accept).catch((error) => message.say(explain(error), "error")));
       }
       return;
     }
@@ -1588,7 +1617,7 @@ function gameScreen(root, id) {
     if (selected !== null && !(view.legal_moves ?? []).some((m) => m.from === selected)) selected = null;
     drawBoardArea();
     drawSide();
-    if (plyChanged) void loadMoves().catch((error) => message.say(explain(error), "error"));
+    if (plyChanged || moves.length !== view.ply) void loadMoves().catch((error) => message.say(explain(error), "error"));
   }
   const follow2 = client.watchGame(id, accept, (state) => {
     streamState2.textContent = state.state === "open" ? "live" : state.state === "reconnecting" ? `reconnecting (${state.reason})…` : `closed (${state.reason})`;
@@ -1611,8 +1640,14 @@ var store = {
     }
   },
   set(session) {
-    if (session === null) localStorage.removeItem(SESSION_KEY);
-    else localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    if (session === null) {
+      localStorage.removeItem(SESSION_KEY);
+      queueMicrotask(() => {
+        if (shownUser !== null) route();
+      });
+    } else {
+      localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    }
   }
 };
 var exclusive = (work) => "locks" in navigator ? navigator.locks.request("stratego-refresh", work) : work();
@@ -1622,6 +1657,7 @@ var account = document.getElementById("account");
 var streamState = document.getElementById("stream-state");
 var leave = () => {
 };
+var shownUser = null;
 var events = null;
 function go(hash) {
   if (location.hash === hash) route();
@@ -1630,6 +1666,7 @@ function go(hash) {
 function route() {
   leave();
   const session = client.session();
+  shownUser = session?.username ?? null;
   drawAccount(session);
   if (session === null) {
     events?.close();
@@ -1673,7 +1710,11 @@ function followEvents() {
 }
 window.addEventListener("hashchange", route);
 window.addEventListener("storage", (event) => {
-  if (event.key === SESSION_KEY && event.oldValue === null !== (event.newValue === null)) route();
+  if (event.key === SESSION_KEY && (client.session()?.username ?? null) !== shownUser) {
+    events?.close();
+    events = null;
+    route();
+  }
 });
 route();
 export {

@@ -25,7 +25,10 @@ export const MARKS: Record<Piece, string> = {
 
 export interface BoardOptions {
   pieces: Shown[];
+  /** The side drawn at the bottom. */
   viewer: Color;
+  /** A spectator: pieces are named by color, not "your" and "enemy". */
+  spectator?: boolean;
   selected?: string | null;
   targets?: ReadonlySet<string>;
   lastMove?: { from: string; to: string } | null;
@@ -43,8 +46,8 @@ export function squaresFor(viewer: Color): string[] {
   return ranks.flatMap((rank) => files.map((file) => `${file}${rank}`));
 }
 
-export function pieceLabel(shown: Shown, viewer: Color): string {
-  const whose = shown.color === viewer ? "your" : "enemy";
+export function pieceLabel(shown: Shown, viewer: Color | null): string {
+  const whose = viewer === null ? shown.color : shown.color === viewer ? "your" : "enemy";
   if (shown.piece === null) return `${whose} piece, rank unknown`;
   return `${whose} ${shown.piece}${shown.revealed ? " (revealed)" : ""}`;
 }
@@ -74,7 +77,7 @@ export function drawBoard(options: BoardOptions): HTMLElement {
       mark.className = `piece ${shown.color}${shown.revealed ? " revealed" : ""}${shown.piece === null ? " hidden" : ""}`;
       mark.textContent = shown.piece === null ? "?" : MARKS[shown.piece];
       cell.append(mark);
-      label = `${square}, ${pieceLabel(shown, options.viewer)}`;
+      label = `${square}, ${pieceLabel(shown, options.spectator ? null : options.viewer)}`;
       if (options.onDrop && shown.color === options.viewer) {
         cell.draggable = true;
         cell.addEventListener("dragstart", (event) => event.dataTransfer?.setData("text/plain", square));

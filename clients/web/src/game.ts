@@ -42,6 +42,7 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
   async function move(from: string, to: string): Promise<void> {
     if (view === null || sending) return;
     sending = true;
+    step = null; // a move is always made from the present position
     message.say(`Playing ${from}–${to}…`);
     try {
       const answer = await must(client.api.POST("/api/v1/games/{id}/moves", { ...path, body: { from, to, expected_version: view.version } }));
@@ -80,15 +81,15 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
     if (view === null) return;
     const viewer = me() ?? "red";
     const present = view.board.map((p) => ({ square: p.square, color: p.color, piece: p.piece ?? null, revealed: p.revealed }));
+    moveForm.hidden = !myTurn() || step !== null;
     if (step !== null) {
       const at = step;
       const shown = moves.find((m) => m.ply === at);
-      show(boardArea, drawBoard({ pieces: positionAt(present, moves, at), viewer, lastMove: shown ?? null }));
+      show(boardArea, drawBoard({ pieces: positionAt(present, moves, at), viewer, spectator: me() === null, lastMove: shown ?? null }));
       return;
     }
     const targets = new Set((view.legal_moves ?? []).filter((m) => m.from === selected).map((m) => m.to));
-    show(boardArea, drawBoard({ pieces: present, viewer, selected, targets, lastMove: view.last_move, onSquare }));
-    moveForm.hidden = !myTurn();
+    show(boardArea, drawBoard({ pieces: present, viewer, spectator: me() === null, selected, targets, lastMove: view.last_move, onSquare }));
   }
 
   function drawSide(): void {
@@ -178,12 +179,18 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
       h("ol", { class: "moves", start: 1 }, moves.map((m) => h("li", { class: m.ply === at ? "current" : "" }, moveText(m, me()).replace(/^\d+\. /, "")))));
   }
 
+  // The history is kept only when it is of the version on the board: the
+  // positions are found by taking its moves back from that board.
   async function loadMoves(): Promise<void> {
-    if (view === null || view.ply === 0) {
+    if (view === null) return;
+    if (view.ply === 0) {
       moves = [];
     } else {
-      moves = (await must(client.api.GET("/api/v1/games/{id}/moves", path))).moves;
+      const history = await must(client.api.GET("/api/v1/games/{id}/moves", path));
+      if (view === null || history.version !== view.version) return; // a newer view reloads it
+      moves = history.moves;
     }
+    if (step !== null && step > moves.length) step = null;
     drawHistory();
   }
 
@@ -194,7 +201,7 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
     if (view.status === "setup" && view.you && !view.setup_done[view.you as Color]) {
       if (!setupOpen) {
         setupOpen = true;
-        setupScreen(playArea, view, () => undefined);
+        setupScreen(playArea, view, () => void must(client.api.GET("/api/v1/games/{id}", path)).then(accept).catch((error) => message.say(explain(error), "error")));
       }
       return;
     }
@@ -205,7 +212,7 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
     if (selected !== null && !(view.legal_moves ?? []).some((m) => m.from === selected)) selected = null;
     drawBoardArea();
     drawSide();
-    if (plyChanged) void loadMoves().catch((error) => message.say(explain(error), "error"));
+    if (plyChanged || moves.length !== view.ply) void loadMoves().catch((error) => message.say(explain(error), "error"));
   }
 
   const follow = client.watchGame(id, accept, (state: StreamState) => {

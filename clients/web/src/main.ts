@@ -23,8 +23,15 @@ const store: SessionStore = {
     }
   },
   set(session) {
-    if (session === null) localStorage.removeItem(SESSION_KEY);
-    else localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    if (session === null) {
+      localStorage.removeItem(SESSION_KEY);
+      // The session ended (logged out, or its refresh refused): log in again.
+      queueMicrotask(() => {
+        if (shownUser !== null) route();
+      });
+    } else {
+      localStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    }
   },
 };
 
@@ -42,6 +49,7 @@ const main = document.getElementById("main") as HTMLElement;
 const account = document.getElementById("account") as HTMLElement;
 const streamState = document.getElementById("stream-state") as HTMLElement;
 let leave: () => void = () => {};
+let shownUser: string | null = null;
 let events: Follow | null = null;
 
 /** Goes to a screen by its address (`#/`, `#/game/<id>`). */
@@ -53,6 +61,7 @@ export function go(hash: string): void {
 function route(): void {
   leave();
   const session = client.session();
+  shownUser = session?.username ?? null;
   drawAccount(session);
   if (session === null) {
     events?.close();
@@ -101,6 +110,10 @@ function followEvents(): void {
 
 window.addEventListener("hashchange", route);
 window.addEventListener("storage", (event) => {
-  if (event.key === SESSION_KEY && (event.oldValue === null) !== (event.newValue === null)) route();
+  if (event.key === SESSION_KEY && (client.session()?.username ?? null) !== shownUser) {
+    events?.close();
+    events = null;
+    route();
+  }
 });
 route();

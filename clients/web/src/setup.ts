@@ -90,7 +90,10 @@ export function setupScreen(root: HTMLElement, view: GameView, done: () => void)
     }
     draw();
   };
+  let sending = false;
   const submit = async () => {
+    if (sending) return;
+    sending = true;
     problems.replaceChildren();
     message.say("Sending your setup…");
     try {
@@ -104,6 +107,8 @@ export function setupScreen(root: HTMLElement, view: GameView, done: () => void)
       const list = error instanceof ProblemError && Array.isArray(error.problem["problems"]) ? (error.problem["problems"] as SetupProblem[]) : [];
       message.say(list.length > 0 ? `The server refused the setup: ${list.length} problem${list.length > 1 ? "s" : ""}.` : explain(error), "error");
       problems.replaceChildren(...list.map((p) => h("li", {}, problemText(p))));
+    } finally {
+      sending = false;
     }
   };
   const name = h("input", { id: "setup-name", placeholder: "name", maxlength: 40 });
