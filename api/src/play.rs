@@ -75,9 +75,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         }),
     );
     for (index, file) in FILES.iter().enumerate() {
-        cfg.route(
-            file.path,
-            web::get().to(move |request: HttpRequest| async move { answer(index, &request) }),
+        let get = move |request: HttpRequest| async move { answer(index, &request) };
+        cfg.service(
+            web::resource(file.path)
+                .route(web::get().to(get))
+                .route(web::head().to(get)),
         );
     }
 }
@@ -90,9 +92,11 @@ fn answer(index: usize, request: &HttpRequest) -> HttpResponse {
         .get(header::IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| {
+            // Weak comparison (RFC 9110, 13.1.2): a proxy may have weakened the tag.
             value
                 .split(',')
-                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+                .map(str::trim)
+                .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag.as_str())
         });
     let mut response = if unchanged {
         HttpResponse::NotModified()

@@ -56,6 +56,17 @@ backend_tests! {
             assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path}");
             assert_eq!(again.headers()["etag"], etag.as_str());
             assert!(again.bytes().await.unwrap().is_empty());
+            let weak = app
+                .client
+                .get(app.url(path))
+                .header("If-None-Match", format!("\"other\", W/{etag}"))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(weak.status(), StatusCode::NOT_MODIFIED, "{path}: weak comparison");
+            let head = app.client.head(app.url(path)).send().await.unwrap();
+            assert_eq!(head.status(), StatusCode::OK, "{path}: HEAD");
+            assert_eq!(head.headers()["etag"], etag.as_str());
         }
         let page = app.get("/play/", None).await.text().await.unwrap();
         assert!(page.contains(r#"src="/play/app.js""#) && page.contains(r#"href="/play/style.css""#), "{page}");
