@@ -198,6 +198,7 @@ try {
   await cell(red, "j3").click();
   await cell(red, "j8").click();
   await waitText(status(blue), "Your move");
+  await cell(red, "j8").locator(".piece.blue.revealed").waitFor();
   check((await cell(red, "j8").innerText()).trim() === "3", "Red sees the miner the battle revealed on j8");
   check((await cell(blue, "j8").getAttribute("class")).includes("last"), "Blue's board marks the last move");
   await checkBlueKnowsNoHiddenRank(id, "after a battle");
@@ -215,6 +216,8 @@ try {
   await red.page.reload();
   await waitText(status(red), "Your move");
   check((await cell(red, "e7").innerText()).trim() === "?", "after a reload Red's board is back, Blue's scout on e7 unknown");
+  // The history is fetched after the view: wait for it.
+  await red.page.locator("#history .moves li").nth(1).waitFor();
   check((await red.page.locator("#history .moves li").count()) === 2, "after a reload the history has both moves");
   await cell(red, "e3").click(); // Red's marshal chosen: its moves marked
   check((await red.page.locator(".board .square.target").count()) === 3, "choosing the marshal on e3 marks its three moves");
