@@ -13,6 +13,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use sha2::{Digest, Sha256};
 use std::sync::LazyLock;
 
+use crate::games::answers::tag_matches;
+
 /// Where the page lives; `/play` redirects here so that the service
 /// worker's scope `/play/` covers the page.
 pub const PLAY_PATH: &str = "/play/";
@@ -91,13 +93,7 @@ fn answer(index: usize, request: &HttpRequest) -> HttpResponse {
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            // Weak comparison (RFC 9110, 13.1.2): a proxy may have weakened the tag.
-            value
-                .split(',')
-                .map(str::trim)
-                .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag.as_str())
-        });
+        .is_some_and(|value| tag_matches(value, etag));
     let mut response = if unchanged {
         HttpResponse::NotModified()
     } else {
