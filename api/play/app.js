@@ -710,11 +710,8 @@ async function must(call) {
   const { data, error, response } = await call;
   if (error === void 0 && response.ok)
     return data;
-  if (error !== void 0 || data === void 0) {
-    const problem = typeof error === "object" && error !== null ? error : {};
-    throw new ProblemError(response.status, problem);
-  }
-  return data;
+  const problem = typeof error === "object" && error !== null ? error : {};
+  throw new ProblemError(response.status, problem);
 }
 function createStrategoClient(options) {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);

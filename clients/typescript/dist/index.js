@@ -26,11 +26,8 @@ export async function must(call) {
     const { data, error, response } = await call;
     if (error === undefined && response.ok)
         return data;
-    if (error !== undefined || data === undefined) {
-        const problem = typeof error === "object" && error !== null ? error : {};
-        throw new ProblemError(response.status, problem);
-    }
-    return data;
+    const problem = typeof error === "object" && error !== null ? error : {};
+    throw new ProblemError(response.status, problem);
 }
 export function createStrategoClient(options) {
     const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);

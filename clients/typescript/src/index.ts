@@ -49,11 +49,8 @@ export async function must<T>(
 ): Promise<T> {
   const { data, error, response } = await call;
   if (error === undefined && response.ok) return data as T;
-  if (error !== undefined || data === undefined) {
-    const problem = typeof error === "object" && error !== null ? error : {};
-    throw new ProblemError(response.status, problem as ProblemError["problem"]);
-  }
-  return data;
+  const problem = typeof error === "object" && error !== null ? error : {};
+  throw new ProblemError(response.status, problem as ProblemError["problem"]);
 }
 
 export interface StrategoClient {
