@@ -1460,11 +1460,11 @@ function gameScreen(root, id) {
       sending = false;
     }
   }
-  const act = (work, done = "") => async () => {
+  const act = (work, done = "", then = accept) => async () => {
     try {
-      const answer = await work();
+      const game = await work();
       if (done) message.say(done);
-      if (answer && typeof answer === "object" && "id" in answer && answer.id !== id) go(`#/game/${answer.id}`);
+      then(game);
     } catch (error) {
       message.say(explain(error), "error");
     }
@@ -1523,7 +1523,7 @@ function gameScreen(root, id) {
     const resign = (v.status === "playing" || v.status === "setup") && you !== null ? h("button", { type: "button", class: "danger", id: "resign", onclick: () => {
       if (confirm("Resign this game?")) void act(() => must(client.api.POST("/api/v1/games/{id}/resign", path)))();
     } }, "Resign") : null;
-    const rematch = v.status === "finished" && you !== null && v.tournament === null ? h("button", { type: "button", id: "rematch", onclick: act(() => must(client.api.POST("/api/v1/games/{id}/rematch", { ...path, body: {} })), "Rematch offered.") }, "Offer a rematch") : null;
+    const rematch = v.status === "finished" && you !== null && v.tournament === null ? h("button", { type: "button", id: "rematch", onclick: act(() => must(client.api.POST("/api/v1/games/{id}/rematch", { ...path, body: {} })), "", (game) => go(`#/game/${game.id}`)) }, "Offer a rematch") : null;
     const abort = v.status === "waiting" && v.creator.username === client.session()?.username ? h("button", { type: "button", class: "secondary", onclick: act(() => must(client.api.POST("/api/v1/games/{id}/abort", path)), "Aborted.") }, "Cancel this game") : null;
     show(side, h(
       "section",

@@ -56,11 +56,13 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
       sending = false;
     }
   }
-  const act = (work: () => Promise<unknown>, done = "") => async () => {
+  // A game action: its answer is this game's new view (shown at once, the
+  // stream may be reconnecting), or for a rematch the new game's.
+  const act = (work: () => Promise<GameView>, done = "", then: (game: GameView) => void = accept) => async () => {
     try {
-      const answer = await work();
+      const game = await work();
       if (done) message.say(done);
-      if (answer && typeof answer === "object" && "id" in answer && (answer as { id: string }).id !== id) go(`#/game/${(answer as { id: string }).id}`);
+      then(game);
     } catch (error) {
       message.say(explain(error), "error");
     }
@@ -125,7 +127,7 @@ export function gameScreen(root: HTMLElement, id: string): () => void {
         } }, "Resign")
       : null;
     const rematch = v.status === "finished" && you !== null && v.tournament === null
-      ? h("button", { type: "button", id: "rematch", onclick: act(() => must(client.api.POST("/api/v1/games/{id}/rematch", { ...path, body: {} })), "Rematch offered.") }, "Offer a rematch")
+      ? h("button", { type: "button", id: "rematch", onclick: act(() => must(client.api.POST("/api/v1/games/{id}/rematch", { ...path, body: {} })), "", (game) => go(`#/game/${game.id}`)) }, "Offer a rematch")
       : null;
     const abort = v.status === "waiting" && v.creator.username === client.session()?.username
       ? h("button", { type: "button", class: "secondary", onclick: act(() => must(client.api.POST("/api/v1/games/{id}/abort", path)), "Aborted.") }, "Cancel this game")
