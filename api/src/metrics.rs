@@ -34,8 +34,10 @@ pub struct Metrics {
     pub outbox_depth: IntGauge,
     /// Delivery attempts by channel and outcome.
     pub deliveries: IntCounterVec,
-    /// Lookups of the caches of games by cache and outcome.
+    /// Lookups of the recent games by what looked and outcome.
     pub cache_lookups: IntCounterVec,
+    /// Bytes the recent games hold.
+    pub cache_bytes: IntGauge,
     /// Moves the bots made.
     pub bot_moves: IntCounter,
     /// Passes of the background tasks by task.
@@ -132,9 +134,10 @@ impl Metrics {
             ),
             cache_lookups: counter_vec(
                 "cache_lookups_total",
-                "Lookups of the caches of games by cache and outcome",
-                &["cache", "outcome"],
+                "Lookups of the recent games by what looked (a change, a view) and outcome",
+                &["lookup", "outcome"],
             ),
+            cache_bytes: gauge("cache_bytes", "Bytes the recent games hold"),
             bot_moves: counter("bot_moves_total", "Moves the bots made"),
             sweeps: counter_vec(
                 "sweeps_total",
@@ -252,7 +255,7 @@ mod tests {
             .inc();
         METRICS
             .cache_lookups
-            .with_label_values(&["views", "hit"])
+            .with_label_values(&["view", "hit"])
             .inc();
         METRICS.sweeps.with_label_values(&["outbox"]).inc();
         METRICS

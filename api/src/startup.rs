@@ -137,9 +137,8 @@ impl Application {
             pool: pool.clone(),
             clock: clock.clone(),
             notifier: notifier.clone(),
-            views: Arc::default(),
-            kept: Arc::new(crate::games::kept::KeptGames::new(
-                crate::games::kept::BUDGET_BYTES,
+            recent: Arc::new(crate::games::recent::RecentGames::new(
+                crate::games::recent::BUDGET_BYTES,
                 clock.clone(),
             )),
             vacation: config.vacation,

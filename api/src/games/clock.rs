@@ -14,6 +14,7 @@ use uuid::Uuid;
 use super::decide::Command;
 use super::error::GameError;
 use super::pipeline::{self, Actor, Request};
+use super::recent::Counts;
 use super::written;
 use super::{vacation, Context};
 use crate::db;
@@ -109,38 +110,30 @@ pub fn spawn_sweep(ctx: Context, every: Duration) {
     });
 }
 
-/// The lookups of the caches of games so far: the kept games (a change
-/// decided from the game just read) and the kept views.
+/// The lookups of the recent games so far (`recent`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct CacheCounts {
-    kept: (u64, u64),
-    views: (u64, u64),
-}
+struct CacheCounts(Counts);
 
 impl CacheCounts {
     fn of(ctx: &Context) -> CacheCounts {
-        CacheCounts {
-            kept: ctx.kept.lookups().counts(),
-            views: ctx.views.lookups().counts(),
-        }
+        CacheCounts(ctx.recent.counts())
     }
 
     /// Logs the hits and misses since `before`, if there were any, with
-    /// the bytes each cache holds; returns `self` for the next time.
+    /// the bytes the cache holds; returns `self` for the next time.
     fn log_since(self, before: CacheCounts, ctx: &Context) -> CacheCounts {
         if self != before {
-            let (kept_hits, kept_misses) = since(self.kept, before.kept);
-            let (view_hits, view_misses) = since(self.views, before.views);
+            let (change_hits, change_misses) = since(self.0.changes, before.0.changes);
+            let (view_hits, view_misses) = since(self.0.views, before.0.views);
             tracing::info!(
-                kept_hits,
-                kept_misses,
-                kept_hit_percent = percent(kept_hits, kept_misses),
-                kept_bytes = ctx.kept.bytes(),
+                change_hits,
+                change_misses,
+                change_hit_percent = percent(change_hits, change_misses),
                 view_hits,
                 view_misses,
                 view_hit_percent = percent(view_hits, view_misses),
-                view_bytes = ctx.views.bytes(),
-                "caches of games since the last sweep"
+                bytes = ctx.recent.bytes(),
+                "recent games since the last sweep"
             );
         }
         self

@@ -6,7 +6,7 @@
 //! does not, so it is rendered for every answer at the time of the answer:
 //! the view's last two members, `deadline` and `clocks` ([`ClockTail`]),
 //! are written after the rest of the view, which is kept as it was encoded
-//! (`view_cache`). Both come from the stored row as well as from the
+//! (`recent`). Both come from the stored row as well as from the
 //! decoded game, so a kept view is answered without decoding the game.
 
 use chrono::{DateTime, Utc};

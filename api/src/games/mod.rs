@@ -15,7 +15,6 @@ pub mod abort;
 pub mod answers;
 pub mod bot_worker;
 pub mod bots;
-mod bounded;
 pub mod clock;
 pub mod clocks;
 pub mod create;
@@ -29,7 +28,6 @@ mod fetch;
 pub mod history;
 mod in_play;
 pub mod join;
-pub mod kept;
 pub mod leave;
 pub mod library;
 pub mod list;
@@ -39,6 +37,7 @@ pub mod pipeline;
 pub mod play;
 pub mod raster;
 pub mod rated;
+pub mod recent;
 pub mod record;
 pub mod rematch;
 pub mod reminders;
@@ -48,7 +47,6 @@ pub mod setup;
 pub mod step;
 pub mod vacation;
 pub mod view;
-pub mod view_cache;
 pub mod written;
 mod xml;
 
@@ -71,10 +69,9 @@ pub struct Context {
     pub pool: DbPool,
     pub clock: Arc<dyn Clock>,
     pub notifier: Notifier,
-    /// Encoded views kept for the next read of the same version.
-    pub views: Arc<view_cache::ViewCache>,
-    /// Games just read, kept for the next change of the same game.
-    pub kept: Arc<kept::KeptGames>,
+    /// The games this process read recently: their rows for the next
+    /// change, their encoded views for the next read.
+    pub recent: Arc<recent::RecentGames>,
     /// The vacation days players get.
     pub vacation: domain::vacation::Allowance,
     /// Notified when a game ends: a tournament may have a round to pair

@@ -5,7 +5,7 @@
 //! out of its games. Its stages, in order:
 //!
 //! 1. **source** ([`Source`]): the game as this process last read it, if
-//!    it did (`games::kept`), else read now, with its version and the
+//!    it did recently (`games::recent`), else read now, with its version and the
 //!    usernames it was read with; before it, a stored answer under the
 //!    request's `Idempotency-Key` is looked up (and replayed).
 //! 2. **decide** ([`decide`]): the checks every change shares (a deleted
@@ -20,7 +20,7 @@
 //!    changed meanwhile is not written and the whole pipeline runs again
 //!    from a fresh read. A refusal with a key writes only the key.
 //! 5. **announce** ([`announce`]): after the commit, what this process
-//!    kept of the game is forgotten, its waiters are woken, and the other
+//!    read of the game before is forgotten, its waiters are woken, and the other
 //!    processes are told.
 
 use std::sync::Arc;
@@ -34,8 +34,8 @@ use super::answers::{game_view, Names};
 use super::decide::{self as decision, Answer, Command, Decision};
 use super::error::GameError;
 use super::fetch::load_with_names;
-use super::kept::Kept;
 use super::notices::{self, EventPayload};
+use super::recent::ReadGame;
 use super::record::{GameRecord, Phase};
 use super::step::Precondition;
 use super::written::{Answered, Change, Failed, Idempotency, Replayed, Written};
@@ -88,12 +88,12 @@ pub struct Request {
 pub async fn run(ctx: &Context, request: Request) -> Result<Answered<Answer>, GameError> {
     let (game_id, actor) = (request.game_id, request.actor);
     let request = Arc::new(request);
-    // Taken, not shared: once this change is tried, the entry is of no
+    // Taken, not shared: once this change is tried, the row is of no
     // more use (its write would make it stale).
-    let mut kept = ctx.kept.take(game_id);
+    let mut recent = ctx.recent.take_game(game_id);
     for tried in 0..MAX_ATTEMPTS {
         let now = ctx.clock.now();
-        let source = kept.take();
+        let source = recent.take();
         let (read, write) = (request.clone(), request.clone());
         // After a lost race, SQLite reads inside the writer's turn, where
         // the writes of its group are seen: one stale read costs one
@@ -142,19 +142,20 @@ enum Step<T> {
     Refused(GameError),
 }
 
-/// Stage 1: the game, as kept or as read now.
+/// Stage 1: the game, as read recently or as read now.
 struct Source {
     record: GameRecord,
     names: Names,
-    kept: bool,
+    /// Read recently, not now: a refusal decided from it may be stale.
+    recent: bool,
 }
 
 impl Source {
-    fn kept(kept: &Kept) -> Result<Source, GameError> {
+    fn recent(game: &ReadGame) -> Result<Source, GameError> {
         Ok(Source {
-            record: GameRecord::from_row(&kept.row)?,
-            names: kept.names.clone(),
-            kept: true,
+            record: GameRecord::from_row(&game.row)?,
+            names: game.names.clone(),
+            recent: true,
         })
     }
 
@@ -163,7 +164,7 @@ impl Source {
         Ok(Source {
             record,
             names,
-            kept: false,
+            recent: false,
         })
     }
 }
@@ -194,7 +195,7 @@ pub(super) enum Stored {
 fn sourced_and_decided(
     reader: &mut Reader<'_>,
     request: &Request,
-    kept: Option<Arc<Kept>>,
+    recent: Option<Arc<ReadGame>>,
     now: DateTime<Utc>,
 ) -> Result<Next<Decided<Answer>, Step<Answer>>, Failed> {
     let user = request.actor.user();
@@ -208,9 +209,9 @@ fn sourced_and_decided(
         Stored::Expired => Some(expired_before(now)),
         Stored::None => None,
     };
-    let mut kept = kept;
+    let mut recent = recent;
     let refusal = loop {
-        let source = match kept.take().as_deref().map(Source::kept) {
+        let source = match recent.take().as_deref().map(Source::recent) {
             Some(Ok(source)) => source,
             _ => match Source::read(reader.conn()?, request.game_id) {
                 Ok(source) => source,
@@ -219,7 +220,7 @@ fn sourced_and_decided(
                 Err(refusal) => break refusal,
             },
         };
-        let from_kept = source.kept;
+        let from_recent = source.recent;
         match decide(request, source, now) {
             Ok((record, read, decision, names)) => {
                 let encoded = Encoded::next_version(record, read, decision.log, now)?;
@@ -244,9 +245,9 @@ fn sourced_and_decided(
                 }));
             }
             Err(GameError::Store(error)) => return Err(error.into()),
-            // A refusal decided from what was kept may be stale: decided
-            // again from a read. One from a read is the answer.
-            Err(_) if from_kept => continue,
+            // A refusal decided from a recent read may be stale: decided
+            // again from a read now. One from a read now is the answer.
+            Err(_) if from_recent => continue,
             Err(refusal) => break refusal,
         }
     };
@@ -422,12 +423,12 @@ fn written<T: Serialize>(
     }
 }
 
-/// Stage 5, after the commit: what this process kept of the game could
-/// only lose its race now, so it is forgotten; this process's waiters
+/// Stage 5, after the commit: what this process read of the game before
+/// could only lose its race now, so it is forgotten; this process's waiters
 /// are woken and the other processes told of the change and of the
 /// events of its recipients.
 pub(super) fn announce<T>(ctx: &Context, change: Change<T>) -> Written<T> {
-    ctx.kept.forget_before(change.game_id, change.version);
+    ctx.recent.forget_before(change.game_id, change.version);
     ctx.notifier.game_changed(change.game_id, change.version);
     for user in notices::recipients(&change.notices) {
         ctx.notifier.user_event(user);

@@ -482,7 +482,7 @@ where
 /// processes hear of it.
 fn announce(ctx: &Context, changed: &Changed, told: &[Notice]) {
     for (game_id, version) in changed {
-        ctx.kept.forget_before(*game_id, *version);
+        ctx.recent.forget_before(*game_id, *version);
         ctx.notifier.game_changed(*game_id, *version);
     }
     for user in notices::recipients(told) {

@@ -32,7 +32,7 @@ pub async fn view(
 }
 
 /// [`view`] encoded as the JSON the API sends, with its version. The
-/// encoded view is kept (`view_cache`) without its clocks and sent again,
+/// encoded view is kept (`recent`) without its clocks and sent again,
 /// with the clocks as of the answer (`clocks`), without decoding the
 /// game, building or encoding its view, while the game is at the same
 /// version and shows the same usernames; the game is read either way (one
@@ -44,13 +44,13 @@ pub async fn view_json(
     game_id: Uuid,
     viewer: Option<Uuid>,
 ) -> Result<(Bytes, i64), GameError> {
-    let views = Arc::clone(&ctx.views);
+    let recent = Arc::clone(&ctx.recent);
     let now = ctx.clock.now();
-    let kept = {
-        let views = Arc::clone(&views);
+    let cached = {
+        let recent = Arc::clone(&recent);
         move |row: &GameRow, names: &Names| {
             let seat = viewer.and_then(|u| GameRecord::color_in_row(row, u));
-            let prefix = views.get(game_id, seat, row.version, names)?;
+            let prefix = recent.view(game_id, seat, row.version, names)?;
             let body = LiveClocks::of_row(row)?.at(now).finish(&prefix).ok()?;
             Some((Bytes::from(body), row.version))
         }
@@ -64,20 +64,21 @@ pub async fn view_json(
         let body = Bytes::from(body);
         // Kept without its clocks, which are written for every answer.
         if let Some(cut) = view_prefix(&body) {
-            views.put(record.id, seat, record.version, names, body.slice(..cut));
+            recent.keep_view(record.id, seat, record.version, names, body.slice(..cut));
         }
         Ok((body, record.version))
     };
     if let Some(found) = row_with_names_async(&ctx.pool, game_id).await {
         let (row, names) = found?;
-        if let Some(answer) = answer_row(&row, &names, now, &kept, |record| build(record, &names))?
+        if let Some(answer) =
+            answer_row(&row, &names, now, &cached, |record| build(record, &names))?
         {
-            // The viewer may change the game next (`kept`).
-            ctx.kept.put(game_id, row, names);
+            // The viewer may change the game next (`recent`).
+            ctx.recent.keep_game(game_id, row, names);
             return Ok(answer);
         }
     }
-    read_current_or_kept(ctx, game_id, kept, move |_, record, names| {
+    read_current_or_cached(ctx, game_id, cached, move |_, record, names| {
         build(record, names)
     })
     .await
@@ -96,7 +97,7 @@ where
     F: Fn(&mut DbConnection, &GameRecord, &Names) -> Result<T, GameError> + Clone + Send + 'static,
     T: Send + 'static,
 {
-    read_current_or_kept(ctx, game_id, |_: &GameRow, _: &Names| None, read).await
+    read_current_or_cached(ctx, game_id, |_: &GameRow, _: &Names| None, read).await
 }
 
 /// [`read_current`] for a game that may be finished: a finished game never
@@ -130,7 +131,7 @@ where
     }
 }
 
-/// What the stored `row` answers at `now`: `kept`'s answer, offered the
+/// What the stored `row` answers at `now`: `cached`'s answer, offered the
 /// row without decoding it while its deadline is ahead (so the game cannot
 /// be overdue), else `build`'s from the decoded game; `None` if the game is
 /// past its deadline (the clock must end it first).
@@ -138,14 +139,14 @@ fn answer_row<T, K>(
     row: &GameRow,
     names: &Names,
     now: DateTime<Utc>,
-    kept: &K,
+    cached: &K,
     build: impl FnOnce(&GameRecord) -> Result<T, GameError>,
 ) -> Result<Option<T>, GameError>
 where
     K: Fn(&GameRow, &Names) -> Option<T>,
 {
     if GameRecord::row_in_time(row, now) {
-        if let Some(answer) = kept(row, names) {
+        if let Some(answer) = cached(row, names) {
             return Ok(Some(answer));
         }
     }
@@ -156,12 +157,12 @@ where
     build(&record).map(Some)
 }
 
-/// [`read_current`], but first offering the stored row to `kept` (as
+/// [`read_current`], but first offering the stored row to `cached` (as
 /// [`answer_row`] does).
-async fn read_current_or_kept<T, K, F>(
+async fn read_current_or_cached<T, K, F>(
     ctx: &Context,
     game_id: Uuid,
-    kept: K,
+    cached: K,
     read: F,
 ) -> Result<T, GameError>
 where
@@ -171,15 +172,15 @@ where
 {
     let now = ctx.clock.now();
     let first = read.clone();
-    let games = Arc::clone(&ctx.kept);
+    let recent = Arc::clone(&ctx.recent);
     let fresh = move |conn: &mut DbConnection| {
         let (row, names) = row_with_names(conn, game_id)?;
-        let answer = answer_row(&row, &names, now, &kept, |record| {
+        let answer = answer_row(&row, &names, now, &cached, |record| {
             first(conn, record, &names)
         })?;
         if answer.is_some() {
-            // The reader may change the game next (`kept`).
-            games.put(game_id, row, names);
+            // The reader may change the game next (`recent`).
+            recent.keep_game(game_id, row, names);
         }
         Ok::<_, GameError>(answer)
     };

@@ -10,7 +10,7 @@ use crate::state::AppState;
 /// The path it is served at.
 pub const METRICS_PATH: &str = "/metrics";
 
-/// Sets what is read when scraped (the pool, the caches, the streams,
+/// Sets what is read when scraped (the pool, the recent games, the streams,
 /// the outbox's depth), then renders every metric.
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let (open, idle) = state.pool.connections();
@@ -22,20 +22,20 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
         .pool
         .with_label_values(&["idle"])
         .set(i64::from(idle));
-    for (cache, lookups) in [
-        ("kept_games", state.games.kept.lookups().counts()),
-        ("views", state.games.views.lookups().counts()),
-    ] {
-        let (hits, misses) = lookups;
+    let recent = state.games.recent.counts();
+    for (lookup, (hits, misses)) in [("change", recent.changes), ("view", recent.views)] {
         Metrics::catch_up(
-            &METRICS.cache_lookups.with_label_values(&[cache, "hit"]),
+            &METRICS.cache_lookups.with_label_values(&[lookup, "hit"]),
             hits,
         );
         Metrics::catch_up(
-            &METRICS.cache_lookups.with_label_values(&[cache, "miss"]),
+            &METRICS.cache_lookups.with_label_values(&[lookup, "miss"]),
             misses,
         );
     }
+    METRICS
+        .cache_bytes
+        .set(i64::try_from(state.games.recent.bytes()).unwrap_or(i64::MAX));
     METRICS
         .streams
         .set(i64::try_from(state.notifier.streams().open_total()).unwrap_or(i64::MAX));

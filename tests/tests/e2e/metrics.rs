@@ -119,6 +119,11 @@ backend_tests! {
         assert!(value(&after, "stratego_db_pool_connections", &[("state", "idle")])
             + value(&after, "stratego_db_pool_connections", &[("state", "in_use")]) >= 1.0);
         assert!(value(&after, "stratego_wakeups_total", &[]) > value(&before, "stratego_wakeups_total", &[]));
+        // The views looked for their game in the recent games, which now
+        // hold it.
+        let looked = |s: &Scrape| value(s, "stratego_cache_lookups_total", &[("lookup", "view")]);
+        assert!(looked(&after) - looked(&before) >= 3.0, "view lookups counted");
+        assert!(value(&after, "stratego_cache_bytes", &[]) > 0.0, "the recent games hold nothing");
 
         // A bot's move, and the outbox's passes, are counted.
         let bot_game = post_ok(&app, "/api/v1/games", &blue,

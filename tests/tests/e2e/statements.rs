@@ -57,7 +57,7 @@ backend_tests! {
             // One statement that writes the game, its action and its
             // events (docs/storage.md, "A move in one statement"), decided
             // from the game the view just read ("A change decided from the
-            // game just read"); `kept_games.rs` counts a move with no view
+            // game just read"); `recent_games.rs` counts a move with no view
             // before it.
             Backend::Postgres => (1, 1),
             // SQLite is in-process (no round trips), but the same shape.

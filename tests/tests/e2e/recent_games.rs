@@ -63,16 +63,16 @@ async fn post_keyed(
 }
 
 backend_tests! {
-    /// The caches of games count what they served (the deadline sweep logs
-    /// their hit rates): a move after a view finds its game kept; a move
-    /// right after a move does not (the write made what was kept stale);
-    /// a view asked again at the same version is served from the kept
-    /// views.
+    /// The recent games count what they served (the deadline sweep logs
+    /// the hit rates): a move after a view finds its game's row; a move
+    /// right after a move does not (the write made what was read stale);
+    /// a view asked again at the same version is served from the recent
+    /// games' views.
     async fn the_caches_count_their_hits_and_misses(app) {
         let (red, blue) = two_users(&app, "keptcount").await;
         let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 23).await;
-        let kept = || app.games.kept.lookups().counts();
-        let views = || app.games.views.lookups().counts();
+        let kept = || app.games.recent.counts().changes;
+        let views = || app.games.recent.counts().views;
         let mover = game.user(game.local.turn()).clone();
         let (views_before, kept_before) = (views(), kept());
         game_view(&app, &game.id, &mover).await;
@@ -88,8 +88,8 @@ backend_tests! {
         assert_eq!(kept(), (kept_before.0 + 1, kept_before.1 + 1), "the move after a move");
     }
 
-    /// The clock ending a game forgets what this process kept of it, as any
-    /// change does: a game over is kept no more.
+    /// The clock ending a game forgets what this process read of it, as
+    /// any change does: a game over keeps no row.
     async fn the_clock_forgets_the_game_it_ends(app) {
         let ann = app.register_user("ann").await;
         let bob = app.register_user("bob").await;
@@ -105,11 +105,11 @@ backend_tests! {
         .await
         .unwrap()
         .unwrap();
-        app.games.kept.put(game, row, Default::default());
-        assert!(app.games.kept.get(game).is_some());
+        app.games.recent.keep_game(game, row, Default::default());
+        assert!(app.games.recent.game(game).is_some());
         assert_eq!(sweep(&app).await, 1);
         assert!(
-            app.games.kept.get(game).is_none(),
+            app.games.recent.game(game).is_none(),
             "the game the clock ended is still kept"
         );
     }
