@@ -162,14 +162,6 @@ impl Metrics {
         }
         String::from_utf8(out).unwrap_or_default()
     }
-
-    /// Moves a counter that mirrors a total kept elsewhere up to `total`.
-    pub fn catch_up(counter: &IntCounter, total: u64) {
-        let seen = counter.get();
-        if total > seen {
-            counter.inc_by(total - seen);
-        }
-    }
 }
 
 /// The status class of a status code (`2xx`, `4xx`, ...).

@@ -36,11 +36,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use bytes::Bytes;
 use chrono::{DateTime, Duration, Utc};
 use domain::Color;
+use prometheus::IntCounter;
 use uuid::Uuid;
 
 use super::answers::Names;
 use super::record::Status;
 use crate::clock::Clock;
+use crate::metrics::METRICS;
 use crate::storage::games::GameRow;
 
 /// What all entries may hold together: about 2,000 games in play with a
@@ -94,20 +96,35 @@ struct Entry {
     bytes: usize,
 }
 
-#[derive(Debug, Default)]
+/// One kind of lookup's hits and misses: this cache's own (for the sweep's
+/// log) and the process's `stratego_cache_lookups_total`, counted at once,
+/// so that the process's counters are the sum over every cache it runs.
+#[derive(Debug)]
 struct Lookups {
     hits: AtomicU64,
     misses: AtomicU64,
+    hit: IntCounter,
+    miss: IntCounter,
 }
 
 impl Lookups {
+    fn new(lookup: &str) -> Self {
+        Lookups {
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            hit: METRICS.cache_lookups.with_label_values(&[lookup, "hit"]),
+            miss: METRICS.cache_lookups.with_label_values(&[lookup, "miss"]),
+        }
+    }
+
     fn count<T>(&self, found: Option<T>) -> Option<T> {
-        let counter = if found.is_some() {
-            &self.hits
+        let (counter, metric) = if found.is_some() {
+            (&self.hits, &self.hit)
         } else {
-            &self.misses
+            (&self.misses, &self.miss)
         };
         counter.fetch_add(1, Ordering::Relaxed);
+        metric.inc();
         found
     }
 
@@ -131,8 +148,8 @@ impl RecentGames {
                 entries: HashMap::new(),
                 bytes: 0,
             }),
-            changes: Lookups::default(),
-            views: Lookups::default(),
+            changes: Lookups::new("change"),
+            views: Lookups::new("view"),
         }
     }
 
@@ -160,7 +177,7 @@ impl RecentGames {
             let before = entry.bytes;
             entry.bytes = entry.measure();
             let (freed, empty) = (before - entry.bytes, entry.is_empty());
-            inner.bytes -= freed;
+            inner.shrink(freed);
             if empty {
                 inner.remove(&id);
             }
@@ -289,14 +306,32 @@ impl RecentGames {
 impl Inner {
     fn remove(&mut self, id: &Uuid) -> Option<Entry> {
         let entry = self.entries.remove(id)?;
-        self.bytes -= entry.bytes;
+        self.shrink(entry.bytes);
         Some(entry)
     }
 
     fn insert(&mut self, id: Uuid, entry: Entry) {
         self.bytes += entry.bytes;
+        METRICS.cache_bytes.add(gauge(entry.bytes));
         self.entries.insert(id, entry);
     }
+
+    /// The bytes held, here and in `stratego_cache_bytes` (the sum over
+    /// every cache of the process).
+    fn shrink(&mut self, freed: usize) {
+        self.bytes -= freed;
+        METRICS.cache_bytes.sub(gauge(freed));
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        METRICS.cache_bytes.sub(gauge(self.bytes));
+    }
+}
+
+fn gauge(bytes: usize) -> i64 {
+    i64::try_from(bytes).unwrap_or(i64::MAX)
 }
 
 impl Entry {

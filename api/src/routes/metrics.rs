@@ -4,7 +4,7 @@
 
 use actix_web::{web, HttpResponse};
 
-use crate::metrics::{Metrics, METRICS};
+use crate::metrics::METRICS;
 use crate::state::AppState;
 
 /// The path it is served at.
@@ -22,20 +22,6 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
         .pool
         .with_label_values(&["idle"])
         .set(i64::from(idle));
-    let recent = state.games.recent.counts();
-    for (lookup, (hits, misses)) in [("change", recent.changes), ("view", recent.views)] {
-        Metrics::catch_up(
-            &METRICS.cache_lookups.with_label_values(&[lookup, "hit"]),
-            hits,
-        );
-        Metrics::catch_up(
-            &METRICS.cache_lookups.with_label_values(&[lookup, "miss"]),
-            misses,
-        );
-    }
-    METRICS
-        .cache_bytes
-        .set(i64::try_from(state.games.recent.bytes()).unwrap_or(i64::MAX));
     METRICS
         .streams
         .set(i64::try_from(state.notifier.streams().open_total()).unwrap_or(i64::MAX));
