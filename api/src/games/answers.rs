@@ -57,13 +57,11 @@ pub struct RescuesUsed {
     pub blue: u8,
 }
 
-/// The game as one caller may see it (a player, or a spectator). It never
-/// holds a rank the caller may not know: an opponent's unrevealed piece has
-/// `piece: null`; before play starts `board` shows only the caller's own
-/// setup (spectators see no pieces then); once the game is finished every
-/// piece is revealed to everyone.
+/// The facts of a game that are the same for everyone who may see it:
+/// what the view, the summary in a list and the record all open with,
+/// built once by [`GameHeader::of`]. Nothing in it is hidden from anyone.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct GameView {
+pub struct GameHeader {
     pub id: Uuid,
     #[schema(value_type = VariantDoc)]
     pub variant: Variant,
@@ -79,10 +77,43 @@ pub struct GameView {
     /// have moved next).
     #[schema(value_type = Option<ColorDoc>, required = true)]
     pub turn: Option<Color>,
+    pub players: Players,
+    pub creator: PlayerRef,
+    /// The user a challenge is addressed to (`null`: an open seat).
+    #[schema(required = true)]
+    pub opponent: Option<PlayerRef>,
+    /// The time a move is given, in whole days: the days of `per_move`;
+    /// for the other time controls, what they give a move on average
+    /// (`time_control` says exactly).
+    pub days_per_move: i32,
+    #[schema(value_type = TimeControlDoc)]
+    pub time_control: TimeControl,
+    /// Whether the game counts for ratings (docs/ratings.md).
+    pub rated: bool,
+    /// The tournament the game is part of, and its round; `null` for any
+    /// other game (docs/tournaments.md).
+    #[schema(required = true)]
+    pub tournament: Option<TournamentLink>,
+    /// How the game ended; `null` until it is finished.
+    #[schema(value_type = Option<GameResultDoc>, required = true)]
+    pub result: Option<GameResult>,
+    pub setup_done: SetupDone,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The game as one caller may see it (a player, or a spectator). It never
+/// holds a rank the caller may not know: an opponent's unrevealed piece has
+/// `piece: null`; before play starts `board` shows only the caller's own
+/// setup (spectators see no pieces then); once the game is finished every
+/// piece is revealed to everyone.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameView {
+    #[serde(flatten)]
+    pub header: GameHeader,
     /// The caller's color; `null` for a spectator.
     #[schema(value_type = Option<ColorDoc>, required = true)]
     pub you: Option<Color>,
-    pub players: Players,
     /// Occupied squares only, `a1` .. `j10`.
     #[schema(value_type = Vec<PieceViewDoc>)]
     pub board: Vec<PieceView>,
@@ -99,34 +130,12 @@ pub struct GameView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Vec<MoveDoc>)]
     pub legal_moves: Option<Vec<Move>>,
-    /// How the game ended; `null` until it is finished.
-    #[schema(value_type = Option<GameResultDoc>, required = true)]
-    pub result: Option<GameResult>,
-    pub setup_done: SetupDone,
     /// The color with a pending draw offer; `null` when there is none.
     #[schema(value_type = Option<ColorDoc>, required = true)]
     pub draw_offer: Option<Color>,
-    /// The time a move is given, in whole days: the days of `per_move`;
-    /// for the other time controls, what they give a move on average
-    /// (`time_control` says exactly).
-    pub days_per_move: i32,
-    #[schema(value_type = TimeControlDoc)]
-    pub time_control: TimeControl,
-    /// Whether the game counts for ratings (docs/ratings.md).
-    pub rated: bool,
-    /// The tournament the game is part of, and its round; `null` for any
-    /// other game (docs/tournaments.md).
-    #[schema(required = true)]
-    pub tournament: Option<TournamentLink>,
-    pub creator: PlayerRef,
-    /// The user a challenge is addressed to (`null`: an open seat).
-    #[schema(required = true)]
-    pub opponent: Option<PlayerRef>,
     pub rescues_used: RescuesUsed,
     /// Plies since the last battle (for `max_plies_without_battle`).
     pub plies_without_battle: u32,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
     /// When the player to move (in the setup phase: the first player
     /// still to place a setup) runs out of time and loses (a missing setup
     /// aborts the game); `null` while waiting for an opponent, while that
@@ -162,42 +171,12 @@ impl TournamentLink {
 /// A game in a list: public facts only, no board.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct GameSummary {
-    pub id: Uuid,
-    #[schema(value_type = VariantDoc)]
-    pub variant: Variant,
-    #[schema(value_type = RulesViewDoc)]
-    pub rules: Rules,
-    pub status: Status,
-    pub version: i64,
-    pub ply: u32,
-    /// Whose move it is (`null` before play starts).
-    #[schema(value_type = Option<ColorDoc>, required = true)]
-    pub turn: Option<Color>,
-    pub players: Players,
-    pub creator: PlayerRef,
-    /// The user a challenge is addressed to (`null`: an open seat).
-    #[schema(required = true)]
-    pub opponent: Option<PlayerRef>,
-    /// As in the game's view: whole days a move is given.
-    pub days_per_move: i32,
-    #[schema(value_type = TimeControlDoc)]
-    pub time_control: TimeControl,
-    /// Whether the game counts for ratings (docs/ratings.md).
-    pub rated: bool,
-    /// The tournament the game is part of, and its round; `null` for any
-    /// other game (docs/tournaments.md).
-    #[schema(required = true)]
-    pub tournament: Option<TournamentLink>,
+    #[serde(flatten)]
+    pub header: GameHeader,
     /// As in the game's view: when the player to move runs out of time
     /// (`null` while on vacation), as of this answer.
     #[schema(required = true)]
     pub deadline: Option<DateTime<Utc>>,
-    /// How the game ended; `null` until it is finished.
-    #[schema(value_type = Option<GameResultDoc>, required = true)]
-    pub result: Option<GameResult>,
-    pub setup_done: SetupDone,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
 }
 
 /// The answer to a move: the move as the mover sees it, and the mover's new
@@ -256,45 +235,25 @@ pub fn game_view(
     let you = user.and_then(|u| record.color_of(u));
     let clocks = LiveClocks::of_record(record).at(now);
     let mut view = GameView {
-        id: record.id,
-        variant: record.variant,
-        rules: record.rules,
-        status: record.status(),
-        version: record.version,
-        ply: 0,
-        turn: None,
+        header: GameHeader::of(record, names),
         you,
-        players: players(record, names),
         board: Vec::new(),
         captured: ByColor::default(),
         last_move: None,
         legal_moves: None,
-        result: None,
-        setup_done: setup_done(record),
         draw_offer: None,
-        days_per_move: days_per_move(record),
-        time_control: record.time_control,
-        rated: record.rated,
-        tournament: TournamentLink::of(record),
-        creator: player_ref(names, record.creator),
-        opponent: record.challenged.map(|u| player_ref(names, u)),
         rescues_used: RescuesUsed { red: 0, blue: 0 },
         plies_without_battle: 0,
-        created_at: record.created_at,
-        updated_at: record.updated_at,
         deadline: clocks.deadline,
         clocks: clocks.clocks,
     };
     match record.game() {
         Some(game) => {
             let seen = game.view(Viewer::from_color(you));
-            view.ply = seen.ply;
-            view.turn = Some(seen.turn);
             view.board = seen.board;
             view.captured = seen.captured;
             view.last_move = seen.last_move;
             view.legal_moves = seen.legal_moves;
-            view.result = seen.result;
             view.draw_offer = seen.draw_offer;
             view.rescues_used = RescuesUsed {
                 red: seen.rescues_used.red,
@@ -307,6 +266,32 @@ pub fn game_view(
     view
 }
 
+impl GameHeader {
+    /// The header of `record`, whose usernames are `names`.
+    pub fn of(record: &GameRecord, names: &Names) -> GameHeader {
+        GameHeader {
+            id: record.id,
+            variant: record.variant,
+            rules: record.rules,
+            status: record.status(),
+            version: record.version,
+            ply: record.game().map_or(0, domain::Game::ply),
+            turn: record.turn(),
+            players: players(record, names),
+            creator: player_ref(names, record.creator),
+            opponent: record.challenged.map(|u| player_ref(names, u)),
+            days_per_move: days_per_move(record),
+            time_control: record.time_control,
+            rated: record.rated,
+            tournament: TournamentLink::of(record),
+            result: record.result(),
+            setup_done: setup_done(record),
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+        }
+    }
+}
+
 fn days_per_move(record: &GameRecord) -> i32 {
     i32::try_from(record.time_control.days_per_move()).unwrap_or(i32::MAX)
 }
@@ -314,25 +299,8 @@ fn days_per_move(record: &GameRecord) -> i32 {
 /// A game in a list, at `now`.
 pub fn summary(record: &GameRecord, names: &Names, now: DateTime<Utc>) -> GameSummary {
     GameSummary {
-        id: record.id,
-        variant: record.variant,
-        rules: record.rules,
-        status: record.status(),
-        version: record.version,
-        ply: record.game().map_or(0, domain::Game::ply),
-        turn: record.turn(),
-        players: players(record, names),
-        creator: player_ref(names, record.creator),
-        opponent: record.challenged.map(|u| player_ref(names, u)),
-        days_per_move: days_per_move(record),
-        time_control: record.time_control,
-        rated: record.rated,
-        tournament: TournamentLink::of(record),
+        header: GameHeader::of(record, names),
         deadline: LiveClocks::of_record(record).at(now).deadline,
-        result: record.result(),
-        setup_done: setup_done(record),
-        created_at: record.created_at,
-        updated_at: record.updated_at,
     }
 }
 

@@ -156,7 +156,10 @@ pub fn answer(
         // answer takes the caller's own from the request, as every later
         // view reads it from the game.
         (Command::Join { name }, Actor::User(me)) => {
-            let seats = [view.players.red.as_mut(), view.players.blue.as_mut()];
+            let seats = [
+                view.header.players.red.as_mut(),
+                view.header.players.blue.as_mut(),
+            ];
             for seat in seats.into_iter().flatten().filter(|seat| seat.id == me) {
                 seat.username.clone_from(name);
             }

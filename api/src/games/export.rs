@@ -6,18 +6,16 @@
 
 use std::fmt::Write;
 
-use chrono::{DateTime, Utc};
-use domain::{Color, EndReason, Game, GameResult, MoveView, Rules, Variant};
+use domain::{Color, EndReason, Game, MoveView, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::answers::{players, Names, Players};
-use super::docs::{ColorDoc, GameResultDoc, MoveViewDoc, RulesViewDoc, VariantDoc};
+use super::answers::{GameHeader, Names};
+use super::docs::{ColorDoc, MoveViewDoc};
 use super::error::GameError;
 use super::history::moves_of;
 use super::record::GameRecord;
-use super::record::Status;
 use super::view::read_settled;
 use super::xml::escape;
 use super::Context;
@@ -65,42 +63,30 @@ pub struct ExportSetups {
     "rules": {"two_square_limit": 3, "scout_strike_after_move": true, "aggressor_advantage": false,
         "silent_defense": false, "rescue": false, "max_plies": null,
         "max_plies_without_battle": null, "more_squares_rule": false},
-    "status": "finished", "version": 7, "you": "red",
+    "status": "finished", "version": 7, "ply": 2, "turn": "red",
     "players": {"red": {"id": "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11", "username": "ann", "deleted": false},
                 "blue": {"id": "2c9d7b14-5e3a-4f0b-8d61-7a2e9c4b1f08", "username": "bob", "deleted": false}},
+    "creator": {"id": "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11", "username": "ann", "deleted": false},
+    "opponent": null, "days_per_move": 3, "time_control": {"type": "per_move", "days": 3},
+    "rated": false, "tournament": null, "result": {"winner": "red", "reason": "resignation"},
+    "setup_done": {"red": true, "blue": true},
+    "created_at": "2026-11-30T10:00:00Z", "updated_at": "2026-12-01T09:30:00Z", "you": "red",
     "setups": {"red": "MBBCDDEEKLAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
                "blue": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAXWQQPPONNY"},
     "moves": [
         {"ply": 1, "color": "red", "from": "e1", "to": "e2", "piece": "scout", "battle": null, "rescue": null},
-        {"ply": 2, "color": "blue", "from": "a10", "to": "a9", "piece": "marshal", "battle": null, "rescue": null}],
-    "result": {"winner": "red", "reason": "resignation"}, "tournament": null,
-    "created_at": "2026-11-30T10:00:00Z", "updated_at": "2026-12-01T09:30:00Z"}))]
+        {"ply": 2, "color": "blue", "from": "a10", "to": "a9", "piece": "marshal", "battle": null, "rescue": null}]}))]
 pub struct GameExport {
-    pub id: Uuid,
-    #[schema(value_type = VariantDoc)]
-    pub variant: Variant,
-    #[schema(value_type = RulesViewDoc)]
-    pub rules: Rules,
-    pub status: Status,
-    pub version: i64,
+    #[serde(flatten)]
+    pub header: GameHeader,
     /// The caller's color; `null` for a spectator.
     #[schema(value_type = Option<ColorDoc>, required = true)]
     pub you: Option<Color>,
-    pub players: Players,
     pub setups: ExportSetups,
     /// Every move of the game, in order (resignations, draws and timeouts
     /// are not moves: `result` tells how the game ended).
     #[schema(value_type = Vec<MoveViewDoc>)]
     pub moves: Vec<MoveView>,
-    /// How the game ended; `null` until it is finished.
-    #[schema(value_type = Option<GameResultDoc>, required = true)]
-    pub result: Option<GameResult>,
-    /// The tournament the game is part of, and its round; `null` for any
-    /// other game (docs/tournaments.md).
-    #[schema(required = true)]
-    pub tournament: Option<super::answers::TournamentLink>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
 }
 
 /// The record of game `game_id` as `viewer` may know it: two statements
@@ -126,22 +112,13 @@ fn build(
     let known = record.setups.known_to(record.viewer(viewer), finished);
     let board = |color: Color| known.get(color).as_ref().map(|s| s.board.clone());
     Ok(GameExport {
-        id: record.id,
-        variant: record.variant,
-        rules: record.rules,
-        status: record.status(),
-        version: record.version,
+        header: GameHeader::of(record, names),
         you: viewer.and_then(|u| record.color_of(u)),
-        players: players(record, names),
         setups: ExportSetups {
             red: board(Color::Red),
             blue: board(Color::Blue),
         },
         moves: moves_of(conn, record, viewer)?,
-        result: record.result(),
-        tournament: super::answers::TournamentLink::of(record),
-        created_at: record.created_at,
-        updated_at: record.updated_at,
     })
 }
 
@@ -194,7 +171,11 @@ fn field(setups: &ExportSetups) -> Option<String> {
 pub fn gravon(record: &GameExport) -> String {
     let mut xml = String::with_capacity(4096 + 48 * record.moves.len());
     xml.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<stratego>\n");
-    let _ = writeln!(xml, " <game type=\"{}\">", gravon_type(record.variant));
+    let _ = writeln!(
+        xml,
+        " <game type=\"{}\">",
+        gravon_type(record.header.variant)
+    );
     if let Some(content) = field(&record.setups) {
         let _ = writeln!(xml, "  <field content=\"{content}\"/>");
     }
@@ -206,11 +187,14 @@ pub fn gravon(record: &GameExport) -> String {
             gravon_square(played.to)
         );
     }
-    for (id, seat) in [(1, &record.players.red), (2, &record.players.blue)] {
+    for (id, seat) in [
+        (1, &record.header.players.red),
+        (2, &record.header.players.blue),
+    ] {
         let name = seat.as_ref().map_or("", |p| p.username.as_str());
         let _ = writeln!(xml, "  <player id=\"{id}\">{}</player>", escape(name));
     }
-    if let Some(result) = record.result {
+    if let Some(result) = record.header.result {
         let winner = match result.winner {
             Some(Color::Red) => 1,
             Some(Color::Blue) => 2,

@@ -83,8 +83,8 @@ fn centre(square: Square, bottom: Color) -> (i32, i32) {
 /// The player's name for the header (`Red` for an open seat).
 fn player_name(view: &GameView, color: Color) -> String {
     let seat = match color {
-        Color::Red => &view.players.red,
-        Color::Blue => &view.players.blue,
+        Color::Red => &view.header.players.red,
+        Color::Blue => &view.header.players.blue,
     };
     seat.as_ref()
         .map_or_else(|| "(open seat)".to_owned(), |p| escape(&p.username))
@@ -92,14 +92,14 @@ fn player_name(view: &GameView, color: Color) -> String {
 
 /// One line saying where the game stands: whose turn, or how it ended.
 fn status_line(view: &GameView) -> String {
-    match (view.status, view.result, view.turn) {
+    match (view.header.status, view.header.result, view.header.turn) {
         (Status::Waiting, _, _) => "Waiting for an opponent".to_owned(),
         (Status::Setup, _, _) => {
             let done = |d: bool| if d { "in" } else { "not in yet" };
             format!(
                 "Setup: Red's {}, Blue's {}",
-                done(view.setup_done.red),
-                done(view.setup_done.blue)
+                done(view.header.setup_done.red),
+                done(view.header.setup_done.blue)
             )
         }
         (Status::Aborted, _, _) => "Aborted before play".to_owned(),
@@ -110,7 +110,7 @@ fn status_line(view: &GameView) -> String {
                 None => format!("Draw ({how})"),
             }
         }
-        (_, None, Some(turn)) => format!("{} to move · ply {}", color_title(turn), view.ply),
+        (_, None, Some(turn)) => format!("{} to move · ply {}", color_title(turn), view.header.ply),
         (_, None, None) => String::new(),
     }
 }
@@ -124,7 +124,10 @@ fn header(svg: &mut String, view: &GameView) {
         player_name(view, Color::Blue),
         fill(Color::Blue),
     );
-    let live_turn = view.turn.filter(|_| view.status == Status::Playing);
+    let live_turn = view
+        .header
+        .turn
+        .filter(|_| view.header.status == Status::Playing);
     let mut x = LEFT;
     if let Some(turn) = live_turn {
         let _ = write!(

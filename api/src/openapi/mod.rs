@@ -17,6 +17,7 @@ use utoipa::{Modify, OpenApi};
 use crate::error::{ApiError, ProblemKind};
 
 mod examples;
+mod flatten;
 mod links;
 mod operations;
 mod problems;
@@ -181,6 +182,7 @@ pub fn finish(
         .pointer_mut("/components/schemas")
         .and_then(serde_json::Value::as_object_mut)
     {
+        flatten::inline(schemas, "GameHeader");
         unions::event_union(schemas);
         unions::split_union(schemas, "SetupProblem", "problem", "SetupProblem");
         unions::split_union(schemas, "TimeControl", "type", "TimeControl");

@@ -233,8 +233,8 @@ pub async fn finished_games(
             (true, Some(last)) => Some(cursor::encode(
                 GAMES_TAG,
                 &[
-                    last.updated_at.timestamp_micros().to_string(),
-                    last.id.to_string(),
+                    last.header.updated_at.timestamp_micros().to_string(),
+                    last.header.id.to_string(),
                 ],
             )),
             _ => None,

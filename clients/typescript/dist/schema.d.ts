@@ -2233,6 +2233,12 @@ export interface components {
          *     show only the ranks the caller could know right after each of them.
          * @example {
          *       "created_at": "2026-11-30T10:00:00Z",
+         *       "creator": {
+         *         "deleted": false,
+         *         "id": "6f1c2a8e-2b7d-4f7e-9a51-0c0b8d2f9e11",
+         *         "username": "ann"
+         *       },
+         *       "days_per_move": 3,
          *       "id": "0b5e5e1e-6a47-4a53-9a3c-9d1c0c7f2a10",
          *       "moves": [
          *         {
@@ -2254,6 +2260,7 @@ export interface components {
          *           "to": "a9"
          *         }
          *       ],
+         *       "opponent": null,
          *       "players": {
          *         "blue": {
          *           "deleted": false,
@@ -2266,6 +2273,8 @@ export interface components {
          *           "username": "ann"
          *         }
          *       },
+         *       "ply": 2,
+         *       "rated": false,
          *       "result": {
          *         "reason": "resignation",
          *         "winner": "red"
@@ -2280,12 +2289,21 @@ export interface components {
          *         "silent_defense": false,
          *         "two_square_limit": 3
          *       },
+         *       "setup_done": {
+         *         "blue": true,
+         *         "red": true
+         *       },
          *       "setups": {
          *         "blue": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAXWQQPPONNY",
          *         "red": "MBBCDDEEKLAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
          *       },
          *       "status": "finished",
+         *       "time_control": {
+         *         "days": 3,
+         *         "type": "per_move"
+         *       },
          *       "tournament": null,
+         *       "turn": "red",
          *       "updated_at": "2026-12-01T09:30:00Z",
          *       "variant": "duel",
          *       "version": 7,
@@ -2295,6 +2313,14 @@ export interface components {
         GameExport: {
             /** Format: date-time */
             created_at: string;
+            creator: components["schemas"]["PlayerRef"];
+            /**
+             * Format: int32
+             * @description The time a move is given, in whole days: the days of `per_move`;
+             *     for the other time controls, what they give a move on average
+             *     (`time_control` says exactly).
+             */
+            days_per_move: number;
             /** Format: uuid */
             id: string;
             /**
@@ -2302,16 +2328,31 @@ export interface components {
              *     are not moves: `result` tells how the game ended).
              */
             moves: components["schemas"]["MoveView"][];
+            opponent: components["schemas"]["PlayerRef"] | null;
             players: components["schemas"]["Players"];
+            /**
+             * Format: int32
+             * @description Plies played so far.
+             */
+            ply: number;
+            /** @description Whether the game counts for ratings (docs/ratings.md). */
+            rated: boolean;
             result: components["schemas"]["GameResult"] | null;
+            /** @description The complete rules in force. */
             rules: components["schemas"]["RulesView"];
+            setup_done: components["schemas"]["SetupDone"];
             setups: components["schemas"]["ExportSetups"];
             status: components["schemas"]["Status"];
+            time_control: components["schemas"]["TimeControl"];
             tournament: components["schemas"]["TournamentLink"] | null;
+            turn: components["schemas"]["Color"] | null;
             /** Format: date-time */
             updated_at: string;
             variant: components["schemas"]["Variant"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description +1 with every change to the game.
+             */
             version: number;
             you: components["schemas"]["Color"] | null;
         };
@@ -2444,7 +2485,9 @@ export interface components {
             creator: components["schemas"]["PlayerRef"];
             /**
              * Format: int32
-             * @description As in the game's view: whole days a move is given.
+             * @description The time a move is given, in whole days: the days of `per_move`;
+             *     for the other time controls, what they give a move on average
+             *     (`time_control` says exactly).
              */
             days_per_move: number;
             /**
@@ -2457,11 +2500,15 @@ export interface components {
             id: string;
             opponent: components["schemas"]["PlayerRef"] | null;
             players: components["schemas"]["Players"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Plies played so far.
+             */
             ply: number;
             /** @description Whether the game counts for ratings (docs/ratings.md). */
             rated: boolean;
             result: components["schemas"]["GameResult"] | null;
+            /** @description The complete rules in force. */
             rules: components["schemas"]["RulesView"];
             setup_done: components["schemas"]["SetupDone"];
             status: components["schemas"]["Status"];
@@ -2471,7 +2518,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             variant: components["schemas"]["Variant"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description +1 with every change to the game.
+             */
             version: number;
         };
         /**

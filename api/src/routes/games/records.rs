@@ -56,7 +56,7 @@ pub async fn export_game(
     let record = games::export::export(&state.games, id, Some(user.id)).await?;
     let tag = answers::representation_etag(
         id,
-        record.version,
+        record.header.version,
         Some(user.id),
         &format!("export:{}", format.name()),
     );

@@ -34,13 +34,15 @@ class GameSummary:
     Attributes:
         created_at (datetime.datetime):
         creator (PlayerRef): A user taking part in a game.
-        days_per_move (int): As in the game's view: whole days a move is given.
+        days_per_move (int): The time a move is given, in whole days: the days of `per_move`;
+            for the other time controls, what they give a move on average
+            (`time_control` says exactly).
         deadline (datetime.datetime | None): As in the game's view: when the player to move runs out of time
             (`null` while on vacation), as of this answer.
         id (UUID):
         opponent (None | PlayerRef):
         players (Players): Who sits on each side (`null`: the seat is still open).
-        ply (int):
+        ply (int): Plies played so far.
         rated (bool): Whether the game counts for ratings (docs/ratings.md).
         result (GameResult | None):
         rules (RulesView): The complete rules in force in a game (every rule is always sent). Example:
@@ -58,7 +60,7 @@ class GameSummary:
         turn (Color | None):
         updated_at (datetime.datetime):
         variant (Variant): A game variant (docs/rules.md: armies of 40, 8 or 10 pieces).
-        version (int):
+        version (int): +1 with every change to the game.
     """
 
     created_at: datetime.datetime
