@@ -230,7 +230,8 @@ impl Application {
             Some(address) => Some(serve_metrics(address, state.clone())?),
         };
         let app_state = state.clone();
-        let mut server = HttpServer::new(move || build_app(app_state.clone()))
+        let docs = ServedDocs::made_aside().map_err(StartupError::Other)?;
+        let mut server = HttpServer::new(move || build_app(app_state.clone(), &docs))
             .listen(listener)
             .map_err(|source| StartupError::Bind {
                 address: local.to_string(),
@@ -354,6 +355,42 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
         .split_for_parts()
         .1;
     crate::openapi::finish(doc, routes::bad_request_example, routes::header_schema)
+}
+
+/// What every worker serves of the documentation, made once for all of
+/// them: the finished document as JSON, and the tables the errors read
+/// from it. (Made per worker, they held about 5 MiB per worker for as long
+/// as it ran: BENCHMARKS.md, "Thirteenth measurement".)
+#[derive(Clone)]
+pub struct ServedDocs {
+    json: web::Bytes,
+    routes: web::Data<RouteTable>,
+    parameters: web::Data<ParameterTable>,
+}
+
+impl ServedDocs {
+    /// [`ServedDocs::new`] on a thread of its own that ends with it: what
+    /// making the document allocates for a moment stays in that thread's
+    /// malloc arena, which the first worker thread started after it takes
+    /// over and reuses, instead of staying in the main thread's for good.
+    fn made_aside() -> Result<Self, BoxError> {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(ServedDocs::new)
+                .join()
+                .map_err(|_| BoxError::from("making the OpenAPI document panicked"))?
+                .map_err(BoxError::from)
+        })
+    }
+
+    pub fn new() -> Result<Self, serde_json::Error> {
+        let doc = openapi_document();
+        Ok(ServedDocs {
+            json: serde_json::to_vec(&doc)?.into(),
+            routes: web::Data::new(RouteTable::from_openapi(&doc)),
+            parameters: web::Data::new(ParameterTable::from_openapi(&doc)),
+        })
+    }
 }
 
 /// Documented paths and their methods, to tell "wrong method" (405) from
@@ -635,6 +672,7 @@ fn serve_metrics(
 
 pub fn build_app(
     state: web::Data<AppState>,
+    docs: &ServedDocs,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -649,9 +687,11 @@ pub fn build_app(
     // On the API's own address unless METRICS_BIND_ADDRESS says elsewhere.
     let metrics_here = state.config.metrics_bind_address.is_none();
     let cors = cors(&state.config.cors_origins);
-    let (app, doc) = App::new()
+    // The routes register through utoipa's wrapper, which also gathers
+    // their documentation; that copy is dropped: the document served is
+    // the one made once (`ServedDocs`).
+    let (app, _) = App::new()
         .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
         .app_data(state)
         .app_data(
             web::JsonConfig::default()
@@ -663,24 +703,31 @@ pub fn build_app(
         .app_data(web::PathConfig::default().error_handler(path_error))
         .configure(routes::configure)
         .split_for_parts();
-    let doc = crate::openapi::finish(doc, routes::bad_request_example, routes::header_schema);
-    let routes = web::Data::new(RouteTable::from_openapi(&doc));
-    let parameters = web::Data::new(ParameterTable::from_openapi(&doc));
-    app.app_data(routes)
-        .app_data(parameters)
+    let json = docs.json.clone();
+    app.app_data(docs.routes.clone())
+        .app_data(docs.parameters.clone())
+        .route(
+            OPENAPI_JSON_PATH,
+            web::get().to(move || {
+                let json = json.clone();
+                async move {
+                    HttpResponse::Ok()
+                        .content_type(header::ContentType::json())
+                        .body(json)
+                }
+            }),
+        )
         .service(web::resource(DOCS_PATH).route(web::get().to(|| async {
             HttpResponse::PermanentRedirect()
                 .insert_header((header::LOCATION, "/docs/"))
                 .finish()
         })))
         .service(
-            SwaggerUi::new("/docs/{_:.*}")
-                .url(OPENAPI_JSON_PATH, doc)
-                .config(
-                    utoipa_swagger_ui::Config::new([OPENAPI_JSON_PATH])
-                        .persist_authorization(true)
-                        .display_operation_id(true),
-                ),
+            SwaggerUi::new("/docs/{_:.*}").config(
+                utoipa_swagger_ui::Config::new([OPENAPI_JSON_PATH])
+                    .persist_authorization(true)
+                    .display_operation_id(true),
+            ),
         )
         .configure(crate::play::configure)
         .configure(move |cfg| {
