@@ -7,16 +7,13 @@ use std::time::Instant;
 
 use actix_cors::Cors;
 use actix_web::body::MessageBody;
-use actix_web::dev::{
-    ResourceDef, Server, ServerHandle, ServiceFactory, ServiceRequest, ServiceResponse,
-};
+use actix_web::dev::{Server, ServerHandle, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{DefaultHeaders, ErrorHandlerResponse, ErrorHandlers};
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
 use chrono::Duration;
 use tracing::Instrument;
-use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -28,13 +25,16 @@ use crate::config::{self, Config, CorsOrigins};
 use crate::db::{self, DbPool};
 use crate::error::{ApiError, BoxError, ProblemKind, PROBLEM_JSON};
 use crate::events::{self, Notifier};
-use crate::openapi::ApiDoc;
 use crate::rate_limit::RateLimiter;
 use crate::routes;
-use crate::routes::extract::{path_error, query_error, ParameterTable};
+use crate::routes::extract::{path_error, query_error};
 use crate::state::AppState;
 use crate::stop::{RequestsDone, StopBudget};
 use crate::telemetry;
+
+mod docs;
+
+pub use docs::{openapi_document, RouteTable, ServedDocs};
 
 /// Where Swagger UI and the OpenAPI document are served.
 pub const DOCS_PATH: &str = "/docs";
@@ -344,97 +344,6 @@ fn replicas(config: &Config) -> Result<db::Replicas, StartupError> {
         );
     }
     Ok(db::Replicas::new(pools, config.database_replica_max_lag))
-}
-
-/// The OpenAPI document exactly as the server serves it.
-pub fn openapi_document() -> utoipa::openapi::OpenApi {
-    let doc = App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(routes::configure)
-        .split_for_parts()
-        .1;
-    crate::openapi::finish(doc, routes::bad_request_example, routes::header_schema)
-}
-
-/// What every worker serves of the documentation, made once for all of
-/// them: the finished document as JSON, and the tables the errors read
-/// from it. (Made per worker, they held about 5 MiB per worker for as long
-/// as it ran: BENCHMARKS.md, "Thirteenth measurement".)
-#[derive(Clone)]
-pub struct ServedDocs {
-    json: web::Bytes,
-    routes: web::Data<RouteTable>,
-    parameters: web::Data<ParameterTable>,
-}
-
-impl ServedDocs {
-    /// [`ServedDocs::new`] on a thread of its own that ends with it: what
-    /// making the document allocates for a moment stays in that thread's
-    /// malloc arena, which the first worker thread started after it takes
-    /// over and reuses, instead of staying in the main thread's for good.
-    fn made_aside() -> Result<Self, BoxError> {
-        std::thread::scope(|scope| {
-            scope
-                .spawn(ServedDocs::new)
-                .join()
-                .map_err(|_| BoxError::from("making the OpenAPI document panicked"))?
-                .map_err(BoxError::from)
-        })
-    }
-
-    pub fn new() -> Result<Self, serde_json::Error> {
-        let doc = openapi_document();
-        Ok(ServedDocs {
-            json: serde_json::to_vec(&doc)?.into(),
-            routes: web::Data::new(RouteTable::from_openapi(&doc)),
-            parameters: web::Data::new(ParameterTable::from_openapi(&doc)),
-        })
-    }
-}
-
-/// Documented paths and their methods, to tell "wrong method" (405) from
-/// "no such path" (404) in the fallback.
-#[derive(Debug)]
-pub struct RouteTable(Vec<(ResourceDef, Vec<Method>)>);
-
-impl RouteTable {
-    pub fn from_openapi(doc: &utoipa::openapi::OpenApi) -> Self {
-        let routes = doc
-            .paths
-            .paths
-            .iter()
-            .map(|(path, item)| {
-                let methods = [
-                    (Method::GET, item.get.is_some()),
-                    (Method::POST, item.post.is_some()),
-                    (Method::PUT, item.put.is_some()),
-                    (Method::PATCH, item.patch.is_some()),
-                    (Method::DELETE, item.delete.is_some()),
-                ]
-                .into_iter()
-                .filter_map(|(method, present)| present.then_some(method))
-                .collect();
-                (ResourceDef::new(path.as_str()), methods)
-            })
-            .collect();
-        Self(routes)
-    }
-
-    /// The methods served at `path`, if any route matches it.
-    pub fn allowed(&self, path: &str) -> Option<Vec<Method>> {
-        let mut methods: Vec<Method> = self
-            .0
-            .iter()
-            .filter(|(def, _)| def.is_match(path))
-            .flat_map(|(_, methods)| methods.iter().cloned())
-            .collect();
-        if methods.is_empty() {
-            return None;
-        }
-        methods.dedup();
-        Some(methods)
-    }
 }
 
 /// Unknown paths answer 404, known paths with another method 405 + `Allow`.
