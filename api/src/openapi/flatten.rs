@@ -10,8 +10,9 @@ use serde_json::Value;
 use super::{schema_ref, Schemas};
 
 /// Writes `part`'s properties and required names into every schema that is
-/// an `allOf` of it and one inline object, then drops `part` if nothing
-/// names it any more.
+/// an `allOf` of it and one inline object, then drops `part` if no schema
+/// names it any more (call it before anything outside the schemas, a path
+/// or a webhook, is given a reference to `part`).
 pub fn inline(schemas: &mut Schemas, part: &str) {
     let Some(header) = schemas.get(part).cloned() else {
         return;
@@ -27,8 +28,14 @@ pub fn inline(schemas: &mut Schemas, part: &str) {
         if first.get("$ref").and_then(Value::as_str) != Some(reference.as_str()) {
             continue;
         }
-        let mut properties = header.get("properties").cloned().unwrap_or_default();
-        let mut required = header.get("required").cloned().unwrap_or_default();
+        let mut properties = header
+            .get("properties")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Schemas::new()));
+        let mut required = header
+            .get("required")
+            .cloned()
+            .unwrap_or_else(|| Value::Array(Vec::new()));
         if let (Value::Object(into), Some(Value::Object(more))) =
             (&mut properties, own.get("properties"))
         {

@@ -10,8 +10,9 @@ use crate::state::AppState;
 /// The path it is served at.
 pub const METRICS_PATH: &str = "/metrics";
 
-/// Sets what is read when scraped (the pool, the recent games, the streams,
-/// the outbox's depth), then renders every metric.
+/// Sets what is read when scraped (the pool, the streams, the outbox's
+/// depth; the recent games count into their metrics as they go), then
+/// renders every metric.
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let (open, idle) = state.pool.connections();
     METRICS

@@ -209,6 +209,14 @@ backend_tests! {
             let history = get_json(&app, &game.path("/moves"), &user).await;
             assert_eq!(record["moves"], history["moves"]);
             assert!(record["result"].is_null());
+            // The record opens with the view's header, field for field.
+            let view = get_json(&app, &game.path(""), &user).await;
+            for field in ["id", "variant", "rules", "status", "version", "ply", "turn", "players",
+                "creator", "opponent", "days_per_move", "time_control", "rated", "tournament",
+                "setup_done", "created_at", "updated_at"] {
+                assert_eq!(record[field], view[field], "{field}");
+            }
+            assert_eq!(record["ply"], 30);
             let gravon = read_gravon(&get_record(&app, &game, &user, "gravon").await);
             assert_eq!(gravon.field, None, "a starting position while the game runs");
             assert_eq!(gravon.result.map(|r| r.0), None);
