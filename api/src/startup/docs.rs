@@ -59,7 +59,7 @@ impl ServedDocs {
         })
     }
 
-    pub fn new() -> Result<Self, serde_json::Error> {
+    fn new() -> Result<Self, serde_json::Error> {
         let doc = openapi_document();
         Ok(ServedDocs {
             json: serde_json::to_vec(&doc)?.into(),
