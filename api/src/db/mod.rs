@@ -32,8 +32,8 @@ pub use reads::{ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
 pub use replicas::{on_replica, run_lagging, Freshness, Replica, Replicas};
 use run::discard;
 pub use run::{
-    run, run_as, run_change, run_write, run_write_retrying, Deadline, Next, Reader, Reading,
-    WriteTo,
+    run, run_as, run_change, run_prepared_write, run_write, run_write_retrying, Deadline, Next,
+    Reader, Reading, WriteTo,
 };
 pub use tls::{tls_context, SslMode, TlsParams};
 pub use transactions::{

@@ -122,6 +122,43 @@ where
     .await
 }
 
+/// `prepare`, then `write` with what it prepared, as one piece of work
+/// bounded as [`run_as`] is, for work whose reading is long and whose
+/// writing is short (the outbox's fan-out). On PostgreSQL both run in one
+/// transaction on one pooled connection, so the rows `prepare` locks stay
+/// locked until `write` commits. On SQLite `prepare` reads on a pooled
+/// connection, in a read transaction of its own (one snapshot), off the
+/// writer, and only `write` takes a turn on the writer, so that the writes
+/// of requests never wait behind the reading: `write` must check again
+/// whatever of `prepare`'s reading it relies on, as another write may come
+/// between the two.
+pub async fn run_prepared_write<P, T, E, R, W>(pool: &DbPool, prepare: R, write: W) -> Result<T, E>
+where
+    R: FnOnce(&mut DbConnection) -> Result<P, E> + Send + 'static,
+    W: FnOnce(&mut DbConnection, P) -> Result<T, E> + Send + 'static,
+    P: Send + 'static,
+    T: Send + 'static,
+    E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
+{
+    let writer = pool.writer.clone();
+    let connections = pool.pool.clone();
+    bounded(pool, move |deadline, given_up| match writer {
+        None => on_pooled(&connections, &given_up, |conn| {
+            transaction_until(conn, deadline, |conn| {
+                let prepared = prepare(conn)?;
+                write(conn, prepared)
+            })
+        }),
+        Some(writer) => {
+            let prepared = on_pooled(&connections, &given_up, |conn| {
+                diesel::Connection::transaction(conn, prepare)
+            })?;
+            writer.write(deadline, |conn| write(conn, prepared))
+        }
+    })
+    .await
+}
+
 /// Where a change that was read and decided outside any transaction is
 /// written ([`run_change`]): the backend's way, chosen once, when the pool
 /// was opened.

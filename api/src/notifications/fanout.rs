@@ -1,7 +1,8 @@
 //! The fan-out: each player's events after their cursor become deliveries
 //! to the channels their preferences and each channel's own event list
-//! allow, in one transaction with the cursor's advance
-//! (docs/notifications.md, "The outbox").
+//! allow, written with the cursor's advance (docs/notifications.md, "The
+//! outbox"): [`plan`] reads and decides, [`write`] writes, only where the
+//! cursor is still where the plan found it.
 //!
 //! What a delivery says is built here from the event as its recipient was
 //! told it (already filtered by `domain` for that player) and the game's
@@ -31,18 +32,32 @@ pub const PLAYERS_PER_PASS: i64 = 50;
 /// Events of one player fanned out per transaction (the rest next pass).
 pub const EVENTS_PER_PLAYER: i64 = 200;
 
-/// Turns the pending events of up to [`PLAYERS_PER_PASS`] players into
-/// deliveries. Run it inside one transaction; returns how many deliveries
-/// it wrote and whether players may be left for another pass.
+/// What one pass of the fan-out found to write: per player, the cursor it
+/// read, the newest event it fanned out and the deliveries of the events
+/// between; and whether players may be left for another pass.
+pub struct Plan {
+    players: Vec<PlayerPlan>,
+    pub more: bool,
+}
+
+struct PlayerPlan {
+    user: String,
+    cursor: i64,
+    last: i64,
+    rows: Vec<DeliveryRow>,
+}
+
+/// Reads the pending events of up to [`PLAYERS_PER_PASS`] players and
+/// turns them into deliveries, writing nothing ([`write`] does).
 /// `email`: whether e-mail is configured on this server.
-pub fn pass(
+pub fn plan(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
     email: bool,
-) -> Result<(usize, bool), diesel::result::Error> {
+) -> Result<Plan, diesel::result::Error> {
     let behind = store::claim_cursors_behind(conn, PLAYERS_PER_PASS)?;
     let more = i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS;
-    let mut written = 0;
+    let mut players = Vec::with_capacity(behind.len());
     // Each game's header is read once a pass (both of its players, and
     // every event of it, share it).
     let mut briefs = Briefs::default();
@@ -55,11 +70,29 @@ pub fn pass(
             continue;
         };
         let rows = deliveries_of(conn, &user, &events, now, email, &mut briefs)?;
-        store::insert_deliveries(conn, &rows)?;
-        store::advance_cursor(conn, &user, last)?;
-        written += rows.len();
+        players.push(PlayerPlan {
+            user,
+            cursor,
+            last,
+            rows,
+        });
     }
-    Ok((written, more))
+    Ok(Plan { players, more })
+}
+
+/// Writes what [`plan`] found, player by player: the deliveries with the
+/// cursor's advance, only where the cursor is still where the plan read it
+/// (another pass may have moved it meanwhile: its deliveries are written
+/// then, not these). Returns how many deliveries it wrote.
+pub fn write(conn: &mut DbConnection, plan: Plan) -> Result<usize, diesel::result::Error> {
+    let mut written = 0;
+    for player in plan.players {
+        if store::advance_cursor_from(conn, &player.user, player.cursor, player.last)? {
+            store::insert_deliveries(conn, &player.rows)?;
+            written += player.rows.len();
+        }
+    }
+    Ok(written)
 }
 
 /// The games' headers read during one pass.
@@ -311,6 +344,7 @@ fn opponent(brief: &GameBrief, user: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
     fn event(seq: i64, kind: &str, game: &str) -> EventRow {
@@ -344,5 +378,68 @@ mod tests {
         // Game b: only its end. Game c: a draw offer does not make "your
         // move" stale.
         assert_eq!(kept, [3, 4, 6, 7, 8]);
+    }
+
+    /// A player's deliveries are written only with the cursor's move from
+    /// where the plan read it: a cursor moved meanwhile (another pass)
+    /// gets nothing written twice.
+    #[test]
+    fn a_plan_writes_only_where_the_cursor_is_still_where_it_was_read() {
+        use diesel::connection::SimpleConnection;
+        use diesel::prelude::*;
+        let path = std::env::temp_dir().join(format!("stratego-fanout-{}.db", Uuid::new_v4()));
+        let pool = crate::db::pool(
+            &crate::config::DatabaseUrl::Sqlite(path.clone()),
+            1,
+            std::time::Duration::from_secs(2),
+            crate::config::SqliteSynchronous::Full,
+        )
+        .unwrap();
+        let mut conn = pool.get().unwrap();
+        crate::db::migrate(&mut conn).unwrap();
+        // Cursors without their accounts: only the cursors matter here.
+        conn.batch_execute(
+            "PRAGMA foreign_keys = OFF; \
+             INSERT INTO notification_cursors (user_id, seq) VALUES ('u1', 5), ('u2', 3);",
+        )
+        .unwrap();
+        let now = Utc::now();
+        let mail = |user: &str| pending(user, Target::Email, "your_move", None, "{}".into(), now);
+        let plan = Plan {
+            players: vec![
+                PlayerPlan {
+                    user: "u1".into(),
+                    cursor: 5,
+                    last: 9,
+                    rows: vec![mail("u1")],
+                },
+                // Read at 2; another pass has moved it to 3 since.
+                PlayerPlan {
+                    user: "u2".into(),
+                    cursor: 2,
+                    last: 7,
+                    rows: vec![mail("u2")],
+                },
+            ],
+            more: false,
+        };
+        assert_eq!(write(&mut conn, plan).unwrap(), 1);
+        use crate::schema::{deliveries, notification_cursors};
+        let cursors: Vec<(String, i64)> = notification_cursors::table
+            .select((notification_cursors::user_id, notification_cursors::seq))
+            .order(notification_cursors::user_id)
+            .load(&mut *conn)
+            .unwrap();
+        assert_eq!(cursors, [("u1".to_owned(), 9), ("u2".to_owned(), 3)]);
+        let written: Vec<String> = deliveries::table
+            .select(deliveries::user_id)
+            .load(&mut *conn)
+            .unwrap();
+        assert_eq!(written, ["u1"]);
+        drop(conn);
+        drop(pool);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
     }
 }

@@ -273,9 +273,16 @@ impl Worker {
         let email = self.outbox.email.is_some();
         let mut more = false;
         if fan_out {
-            let (fanned, behind) = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
-                Ok(super::fanout::pass(conn, now, email)?)
-            })
+            // The reading off SQLite's writer: requests' writes never
+            // wait behind it.
+            let (fanned, behind) = db::run_prepared_write::<_, _, NotifyError, _, _>(
+                &self.pool,
+                move |conn| Ok(super::fanout::plan(conn, now, email)?),
+                |conn, plan| {
+                    let more = plan.more;
+                    Ok((super::fanout::write(conn, plan)?, more))
+                },
+            )
             .await?;
             if fanned > 0 {
                 tracing::debug!(deliveries = fanned, "events fanned out");

@@ -80,12 +80,22 @@ pub fn claim_cursors_behind(
     Ok(rows.into_iter().map(|r| (r.user_id, r.seq)).collect())
 }
 
-/// Moves `user_id`'s cursor to `seq`.
-pub fn advance_cursor(conn: &mut DbConnection, user_id: &str, seq: i64) -> QueryResult<()> {
-    diesel::update(notification_cursors::table.find(user_id))
-        .set(notification_cursors::seq.eq(seq))
-        .execute(conn)
-        .map(|_| ())
+/// Moves `user_id`'s cursor from `from` to `seq`; `false` (nothing
+/// changed) if it is no longer at `from`.
+pub fn advance_cursor_from(
+    conn: &mut DbConnection,
+    user_id: &str,
+    from: i64,
+    seq: i64,
+) -> QueryResult<bool> {
+    diesel::update(
+        notification_cursors::table
+            .find(user_id)
+            .filter(notification_cursors::seq.eq(from)),
+    )
+    .set(notification_cursors::seq.eq(seq))
+    .execute(conn)
+    .map(|changed| changed == 1)
 }
 
 pub fn insert_deliveries(conn: &mut DbConnection, rows: &[DeliveryRow]) -> QueryResult<()> {
