@@ -28,7 +28,7 @@ mod tls;
 mod transactions;
 pub use error::StoreError;
 use reads::AsyncReads;
-pub use reads::{ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
+pub use reads::{KeyedFuture, ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
 pub use replicas::{on_replica, run_lagging, Freshness, Replica, Replicas};
 use run::discard;
 pub use run::{
@@ -67,7 +67,7 @@ pub struct DbPool {
     pool: r2d2::Pool<ConnectionManager>,
     writer: Option<Arc<GroupWriter>>,
     /// On PostgreSQL, the HTTP workers' own connections for reads
-    /// ([`DbPool::read_async`]).
+    /// ([`DbPool::read_by_key`]).
     reads: Option<Arc<AsyncReads>>,
     /// Read replicas, for the reads that tolerate lag (`replicas`).
     replicas: Option<Arc<Replicas>>,
@@ -141,18 +141,27 @@ impl DbPool {
         self
     }
 
-    /// Runs the read `work` on the calling HTTP worker's own connection,
-    /// bounded as [`run_as`] is, without a blocking thread
-    /// (docs/storage.md, "Reads without a blocking thread"). `None`: there
-    /// is no such connection to be had now (SQLite, switched off, too many
-    /// reads waiting for one, opening one failed lately, not an HTTP
-    /// worker) or the read failed on it at once; the caller reads with
-    /// [`run_as`] instead, which also reports any failure.
-    pub async fn read_async<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
+    /// The row of `key`, read by `work` on the calling HTTP worker's own
+    /// connection, bounded as [`run_as`] is, without a blocking thread;
+    /// reads of the same kind that wait meanwhile are taken together, one
+    /// statement for all their keys (docs/storage.md, "Reads without a
+    /// blocking thread"). `None`: there is no such connection to be had
+    /// now (SQLite, switched off, opening one failed lately, not an HTTP
+    /// worker) or the read failed on it at once; the caller reads with [`run_as`] instead, which also reports
+    /// any failure.
+    pub async fn read_by_key<T, F>(
+        &self,
+        key: String,
+        work: F,
+    ) -> Option<Result<Option<T>, StoreError>>
     where
-        F: for<'c> FnOnce(&'c mut diesel_async::AsyncPgConnection) -> ReadFuture<'c, T>,
+        T: Clone + 'static,
+        F: for<'c> FnOnce(
+            &'c mut diesel_async::AsyncPgConnection,
+            &'c [String],
+        ) -> KeyedFuture<'c, T>,
     {
-        self.reads.as_deref()?.read(work).await
+        self.reads.as_deref()?.read_by_key(key, work).await
     }
 
     /// How many transactions the SQLite writer has committed (`None` on
@@ -281,7 +290,7 @@ pub fn statements_sent_by_writer(database: &DatabaseUrl) -> u64 {
 }
 
 /// The part of [`statements_sent`] that the HTTP workers sent on their
-/// own connections ([`DbPool::read_async`]).
+/// own connections ([`DbPool::read_by_key`]).
 pub fn statements_sent_async(database: &DatabaseUrl) -> u64 {
     statement_counter(database, Counted::Async).load(Ordering::Relaxed)
 }

@@ -13,10 +13,11 @@
 //! `per_thread`, opened on first use and kept while they work), so a
 //! connection and the task that drives it live on one thread and no read
 //! crosses threads. With all of them in use a read waits for the next one
-//! given back, first come first served, unless [`WAITING_PER_CONNECTION`]
-//! reads a connection wait already (a database slower than usual): then,
-//! as when opening one failed a moment ago or outside an HTTP worker, there
-//! is no asynchronous read and the caller uses the pool, as every other
+//! given back, first come first served, and the reads waiting then are
+//! taken together: the read that gets the connection sends one statement
+//! for all of their keys ([`AsyncReads::read_by_key`]). When opening a
+//! connection failed a moment ago, or outside an HTTP worker, there is no
+//! asynchronous read and the caller uses the pool, as every other
 //! statement does. A connection that fails at once is dropped and the read
 //! is left to the pool, which answers it (or says the database is
 //! unavailable) as before; one that fails later answers "unavailable"
@@ -26,6 +27,7 @@
 //! `PG...` variable in the environment, no parameter that only libpq
 //! knows, no TLS setting `tls` cannot honour).
 
+use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -46,10 +48,6 @@ use super::{sets_param, BoxError, StoreError};
 
 /// The `application_name` of these connections, unless the URL names one.
 pub const APPLICATION_NAME: &str = "stratego-api reads";
-
-/// How many reads may wait for each of a thread's connections before the
-/// next read goes to the pool instead.
-const WAITING_PER_CONNECTION: usize = 8;
 
 /// The one `PG...` variable of the environment known not to be libpq's
 /// (the server's data directory). libpq reads many others for a
@@ -160,41 +158,61 @@ impl AsyncReads {
         })
     }
 
-    /// Runs `work` on one of this thread's connections, bounded by the
-    /// pool's timeout. `None`: no connection to be had now, or the read
-    /// failed on it within a tenth of the bound; the caller reads through
-    /// the pool instead. A read that failed later is "unavailable".
-    pub(super) async fn read<T, F>(&self, work: F) -> Option<Result<T, StoreError>>
+    /// The row of `key` read by `work`, on one of this thread's
+    /// connections, bounded by the pool's timeout; `Some(Ok(None))`: no
+    /// such row. Reads of the same kind (`T`) that wait for a connection
+    /// meanwhile are taken together: the read that gets a connection sends
+    /// one statement for every key then waiting (at most [`MAX_TAKEN`]),
+    /// and each read gets its own row (docs/storage.md, "Reads taken
+    /// together"). Every key joins before its statement is sent, so each
+    /// read sees every change committed before its request asked.
+    ///
+    /// `None`: no connection to be had now, or the read failed on it
+    /// within a tenth of the bound; the caller reads through the pool
+    /// instead. A read that failed later is "unavailable".
+    pub(super) async fn read_by_key<T, F>(
+        &self,
+        key: String,
+        work: F,
+    ) -> Option<Result<Option<T>, StoreError>>
     where
-        F: for<'c> FnOnce(&'c mut AsyncPgConnection) -> ReadFuture<'c, T>,
+        T: Clone + 'static,
+        F: for<'c> FnOnce(&'c mut AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T>,
     {
         if !on_worker_thread() {
             return None;
         }
         let started = Instant::now();
+        let (answer, mut answered) = oneshot::channel();
+        let ticket = with_queue::<T, _>(self.id, |queue| queue.join(key, answer))?;
         let attempt = async {
-            let mut lease = self.lease().await?;
-            let conn = lease.conn.as_mut()?;
-            match work(conn).await {
-                Ok(found) => {
-                    lease.done = true;
-                    Some(found)
-                }
-                Err(error) => {
-                    tracing::debug!(%error, "a read on a worker's connection failed");
-                    None
+            tokio::select! {
+                // Taken by another read meanwhile: its answer.
+                taken = &mut answered => Some(taken.unwrap_or(Err(()))),
+                lease = self.lease() => {
+                    let Some(lease) = lease else {
+                        // None to be had: the pool reads, unless another
+                        // read took this key meanwhile.
+                        let left = with_queue::<T, _>(self.id, |queue| queue.leave(ticket));
+                        return match left {
+                            Some(true) | None => None,
+                            Some(false) => Some((&mut answered).await.unwrap_or(Err(()))),
+                        };
+                    };
+                    self.send_waiting(lease, work).await;
+                    Some((&mut answered).await.unwrap_or(Err(())))
                 }
             }
         };
         match tokio::time::timeout(self.timeout, attempt).await {
-            Ok(Some(found)) => Some(Ok(found)),
-            // Failed at once (a connection the database ended, opening
-            // refused, none to be had): the pool reads, within its own
+            Ok(Some(Ok(found))) => Some(Ok(found)),
+            // None to be had, or failed at once (a connection the database
+            // ended, opening refused): the pool reads, within its own
             // bound.
-            Ok(None) if started.elapsed() <= self.timeout / 10 => None,
+            Ok(None | Some(Err(()))) if started.elapsed() <= self.timeout / 10 => None,
             // Failed late: read again through the pool, the request could
             // wait up to twice its bound; it is answered "unavailable".
-            Ok(None) => Some(Err(StoreError::Unavailable(
+            Ok(_) => Some(Err(StoreError::Unavailable(
                 "the read failed on its connection, too late to read it again".into(),
             ))),
             Err(_elapsed) => Some(Err(StoreError::Unavailable(
@@ -204,6 +222,54 @@ impl AsyncReads {
                 )
                 .into(),
             ))),
+        }
+    }
+
+    /// Reads every key of kind `T` waiting on this thread (at most
+    /// [`MAX_TAKEN`]) in one statement on `lease`'s connection, and answers
+    /// each waiting read: its row, or a failure.
+    async fn send_waiting<T, F>(&self, mut lease: Lease, work: F)
+    where
+        T: Clone + 'static,
+        F: for<'c> FnOnce(&'c mut AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T>,
+    {
+        let taken = with_queue::<T, _>(self.id, Queue::take).unwrap_or_default();
+        if taken.is_empty() {
+            // This read's key went with another's statement.
+            lease.done = true;
+            return;
+        }
+        let keys: Vec<String> = taken.iter().map(|w| w.key.clone()).collect();
+        let Some(conn) = lease.conn.as_mut() else {
+            return;
+        };
+        let mut rows: HashMap<String, (T, usize)> = match work(conn, &keys).await {
+            Ok(rows) => {
+                lease.done = true;
+                rows.into_iter().map(|(key, row)| (key, (row, 0))).collect()
+            }
+            Err(error) => {
+                tracing::debug!(%error, "a read on a worker's connection failed");
+                // Dropped unanswered: each read sees the failure.
+                return;
+            }
+        };
+        // A key asked twice gets its row twice.
+        for key in &keys {
+            if let Some((_, asked)) = rows.get_mut(key) {
+                *asked += 1;
+            }
+        }
+        for waiting in taken {
+            let found = match rows.get_mut(&waiting.key) {
+                Some((row, asked)) if *asked > 1 => {
+                    *asked -= 1;
+                    Some(row.clone())
+                }
+                Some(_) => rows.remove(&waiting.key).map(|(row, _)| row),
+                None => None,
+            };
+            let _ = waiting.answer.send(Ok(found));
         }
     }
 
@@ -229,15 +295,14 @@ impl AsyncReads {
                 slot.open += 1;
                 Next::Open
             } else {
-                // Reads that gave up meanwhile wait no more.
+                // Reads that gave up meanwhile wait no more. The queue needs
+                // no bound of its own: each connection given back answers
+                // every read then waiting (`read_by_key`), and each read is
+                // bounded in time.
                 slot.waiting.retain(|waiter| !waiter.is_closed());
-                if slot.waiting.len() >= self.per_thread * WAITING_PER_CONNECTION {
-                    Next::Pool
-                } else {
-                    let (sender, receiver) = oneshot::channel();
-                    slot.waiting.push_back(sender);
-                    Next::Wait(receiver)
-                }
+                let (sender, receiver) = oneshot::channel();
+                slot.waiting.push_back(sender);
+                Next::Wait(receiver)
             }
         })?;
         let conn = match next {
@@ -416,6 +481,86 @@ impl Slot {
     fn backing_off(&self) -> bool {
         self.retry_at.is_some_and(|at| Instant::now() < at)
     }
+}
+
+/// The most keys one statement reads.
+pub(super) const MAX_TAKEN: usize = 64;
+
+/// The future of a read of rows by key: each row with its key.
+pub type KeyedFuture<'c, T> = ReadFuture<'c, Vec<(String, T)>>;
+
+/// A read's answer: its row (or none), or `Err` if the statement that
+/// read it failed. Dropped unsent, the read failed too.
+type Answer<T> = Result<Option<T>, ()>;
+
+/// A read waiting for its row.
+struct Waiting<T> {
+    ticket: u64,
+    key: String,
+    answer: oneshot::Sender<Answer<T>>,
+}
+
+/// The reads of one kind waiting on one thread, oldest first.
+struct Queue<T> {
+    waiting: Vec<Waiting<T>>,
+    next_ticket: u64,
+}
+
+impl<T> Default for Queue<T> {
+    fn default() -> Self {
+        Queue {
+            waiting: Vec::new(),
+            next_ticket: 0,
+        }
+    }
+}
+
+impl<T> Queue<T> {
+    /// Adds a read of `key`; its ticket.
+    fn join(&mut self, key: String, answer: oneshot::Sender<Answer<T>>) -> u64 {
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        self.waiting.push(Waiting {
+            ticket,
+            key,
+            answer,
+        });
+        ticket
+    }
+
+    /// Takes read `ticket` out; whether it was still waiting.
+    fn leave(&mut self, ticket: u64) -> bool {
+        let before = self.waiting.len();
+        self.waiting.retain(|w| w.ticket != ticket);
+        self.waiting.len() < before
+    }
+
+    /// The oldest reads still waiting, at most [`MAX_TAKEN`] (reads that
+    /// gave up are dropped).
+    fn take(&mut self) -> Vec<Waiting<T>> {
+        self.waiting.retain(|w| !w.answer.is_closed());
+        let n = self.waiting.len().min(MAX_TAKEN);
+        self.waiting.drain(..n).collect()
+    }
+}
+
+thread_local! {
+    static QUEUES: RefCell<HashMap<(u64, TypeId), Box<dyn Any>>> = RefCell::new(HashMap::new());
+}
+
+/// `f` on this thread's queue of reads of kind `T` of database `id`;
+/// `None` once the thread is ending.
+fn with_queue<T: 'static, R>(id: u64, f: impl FnOnce(&mut Queue<T>) -> R) -> Option<R> {
+    QUEUES
+        .try_with(|queues| {
+            let mut queues = queues.borrow_mut();
+            let queue = queues
+                .entry((id, TypeId::of::<T>()))
+                .or_insert_with(|| Box::new(Queue::<T>::default()));
+            queue.downcast_mut::<Queue<T>>().map(f)
+        })
+        .ok()
+        .flatten()
 }
 
 thread_local! {
@@ -597,9 +742,36 @@ mod tests {
         // No runtime at all: the read says at once that the pool must
         // answer, and opens nothing.
         let read = reads
-            .read(|conn| Box::pin(async move { conn.batch_execute("SELECT 1").await }))
+            .read_by_key("a".to_owned(), |conn, _keys| {
+                Box::pin(async move {
+                    conn.batch_execute("SELECT 1").await?;
+                    Ok(vec![("a".to_owned(), 1)])
+                })
+            })
             .now_or_never();
         assert!(matches!(read, Some(None)));
         assert_eq!(with_slot(reads.id, |slot| slot.open), Some(0));
+    }
+
+    #[test]
+    fn a_queue_gives_its_oldest_live_reads_at_most_so_many_at_once() {
+        let mut queue = Queue::<u8>::default();
+        let mut answers = Vec::new();
+        let mut tickets = Vec::new();
+        for i in 0..MAX_TAKEN + 3 {
+            let (answer, answered) = oneshot::channel();
+            tickets.push(queue.join(format!("k{i}"), answer));
+            answers.push(answered);
+        }
+        // One read left, one gave up (its receiver dropped).
+        assert!(queue.leave(tickets[1]));
+        assert!(!queue.leave(tickets[1]));
+        drop(answers.remove(2));
+        let taken: Vec<String> = queue.take().into_iter().map(|w| w.key).collect();
+        assert_eq!(taken.len(), MAX_TAKEN);
+        assert_eq!(taken[..2], ["k0".to_owned(), "k3".to_owned()]);
+        let rest: Vec<String> = queue.take().into_iter().map(|w| w.key).collect();
+        assert_eq!(rest, [format!("k{}", MAX_TAKEN + 2)]);
+        assert!(queue.take().is_empty());
     }
 }

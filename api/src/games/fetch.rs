@@ -56,16 +56,16 @@ pub fn row_with_names(conn: &mut DbConnection, id: Uuid) -> Result<(GameRow, Nam
 }
 
 /// [`row_with_names`] on the calling HTTP worker's own connection, without
-/// a blocking thread (`DbPool::read_async`). `None`: not to be had now;
-/// read with [`row_with_names`] instead.
+/// a blocking thread, taken together with the other reads of games waiting
+/// meanwhile (`DbPool::read_by_key`). `None`: not to be had now; read with
+/// [`row_with_names`] instead.
 pub async fn row_with_names_async(
     pool: &DbPool,
     id: Uuid,
 ) -> Option<Result<(GameRow, Names), GameError>> {
-    let key = id.to_string();
     let found = pool
-        .read_async(move |conn| {
-            Box::pin(async move { store::find_with_names_async(conn, &key).await })
+        .read_by_key(id.to_string(), |conn, keys| {
+            Box::pin(store::find_many_with_names_async(conn, keys))
         })
         .await?;
     Some(match found {

@@ -72,8 +72,7 @@ postgres_tests! {
     }
 
     /// At most `DATABASE_READ_CONNECTIONS` a worker, however many views
-    /// come at once: the others wait for one (or, past the queue's bound,
-    /// are read through the pool), and all answer.
+    /// come at once: the others wait for one, and all answer.
     async fn the_read_connections_stay_within_their_bound(app, config = |c| {
         c.database_read_connections = 1;
     }) {
@@ -110,5 +109,73 @@ postgres_tests! {
         assert_eq!(app.statements_sent() - before, 1);
         assert_eq!(app.statements_sent_async(), async_before);
         assert_eq!(read_connections(&app).await, 0);
+    }
+
+    /// Views of several games at once, by both players, on one read
+    /// connection a worker: the reads that wait are taken together (fewer
+    /// statements than views), and each caller gets its own game, at its
+    /// version, from its own seat; a game that does not exist is still
+    /// "not found" among them.
+    async fn reads_waiting_together_each_get_their_own_game(app, config = |c| {
+        c.database_read_connections = 1;
+    }) {
+        let mut games = Vec::new();
+        for seed in 0..4u64 {
+            let (red, blue) = two_users(&app, &format!("together{seed}")).await;
+            let mut game =
+                random_match(&app, red, blue, Variant::Classic, Rules::default(), 20 + seed).await;
+            // Each game at a version of its own.
+            play_random(&app, &mut game, 30 + seed, 1 + seed as u32).await;
+            games.push(game);
+        }
+        let missing = uuid::Uuid::new_v4().to_string();
+        let before = app.statements_sent_async();
+        let mut views = tokio::task::JoinSet::new();
+        let mut asked = 0;
+        for round in 0..12 {
+            for game in &games {
+                let (user, color) = match round % 2 {
+                    0 => (&game.red, "red"),
+                    _ => (&game.blue, "blue"),
+                };
+                let request = app
+                    .client
+                    .get(app.url(&format!("/api/v1/games/{}", game.id)))
+                    .bearer_auth(&user.access_token);
+                let expected = (game.id.clone(), game.version, color);
+                views.spawn(async move {
+                    let answer = request.send().await.unwrap();
+                    (Some(expected), answer.status(), answer.text().await.unwrap())
+                });
+                asked += 1;
+            }
+            let request = app
+                .client
+                .get(app.url(&format!("/api/v1/games/{missing}")))
+                .bearer_auth(&games[0].red.access_token);
+            views.spawn(async move {
+                let answer = request.send().await.unwrap();
+                (None, answer.status(), answer.text().await.unwrap())
+            });
+            asked += 1;
+        }
+        while let Some(answer) = views.join_next().await {
+            let (expected, status, body) = answer.unwrap();
+            let Some((id, version, color)) = expected else {
+                assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+                continue;
+            };
+            assert_eq!(status, StatusCode::OK, "{body}");
+            let view: serde_json::Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(view["id"], id.as_str(), "{body}");
+            assert_eq!(view["version"], version, "{body}");
+            assert_eq!(view["you"], color, "{body}");
+        }
+        let statements = app.statements_sent_async() - before;
+        assert!(statements > 0, "no view used a read connection");
+        assert!(
+            statements < asked,
+            "{statements} statements for {asked} views: none were taken together"
+        );
     }
 }

@@ -18,7 +18,7 @@ mod save;
 mod with_names;
 
 pub use save::{save, save_with_events, Expected, NamesRead};
-pub use with_names::{find_with_names, find_with_names_async, UserNames};
+pub use with_names::{find_many_with_names_async, find_with_names, UserNames};
 
 /// The values of the `status` column (docs/lifecycle.md). The status
 /// clients see, and where it comes from, is `games::record::Status`, beside

@@ -8,7 +8,7 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment};
 use diesel::serialize::ToSql;
-use diesel::sql_types::{Nullable, Text};
+use diesel::sql_types::{Array, Nullable, Text};
 use diesel::sqlite::Sqlite;
 
 use super::GameRow;
@@ -32,17 +32,20 @@ pub fn find_with_names(
     Ok(found.map(with_names))
 }
 
-/// [`find_with_names`] on an HTTP worker's own PostgreSQL connection
-/// (`db::DbPool::read_async`): the same statement.
-pub async fn find_with_names_async(
-    conn: &mut diesel_async::AsyncPgConnection,
-    id: &str,
-) -> QueryResult<Option<(GameRow, UserNames)>> {
-    let found: Option<FoundWithNames> =
-        diesel_async::RunQueryDsl::get_result(GameWithNames::of(id), conn)
-            .await
-            .optional()?;
-    Ok(found.map(with_names))
+/// Games `ids` with the usernames each mentions, each with its id, in one
+/// statement (games not found are left out), on an HTTP worker's own
+/// PostgreSQL connection (`db::DbPool::read_by_key`): [`find_with_names`]'s
+/// statement for several games at once, prepared once per connection.
+pub async fn find_many_with_names_async<'c>(
+    conn: &'c mut diesel_async::AsyncPgConnection,
+    ids: &'c [String],
+) -> QueryResult<Vec<(String, (GameRow, UserNames))>> {
+    let found: Vec<FoundWithNames> =
+        diesel_async::RunQueryDsl::load(GamesWithNames::of(ids), conn).await?;
+    Ok(found
+        .into_iter()
+        .map(|found| (found.0.id.clone(), with_names(found)))
+        .collect())
 }
 
 /// A row of [`GameWithNames`]: the game, then the usernames of its
@@ -112,19 +115,66 @@ where
     GameColumns: QueryFragment<DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
-        out.push_sql("SELECT ");
-        // Every read of a game runs this (diesel-async builds the SQL of a
-        // prepared statement each time to look it up): the column list,
-        // which binds nothing, is built once per backend.
-        match DB::game_columns() {
-            Some(columns) => out.push_sql(columns),
-            None => self.columns.walk_ast(out.reborrow())?,
-        }
-        out.push_sql(
-            ", games.creator_name, games.red_name, games.blue_name, games.challenged_name \
-             FROM games WHERE games.id = ",
-        );
+        select_with_names(&self.columns, out.reborrow())?;
+        out.push_sql(" WHERE games.id = ");
         out.push_bind_param::<Text, str>(self.id)
+    }
+}
+
+/// Writes `SELECT` [`GameColumns`] and the kept usernames `FROM games`.
+fn select_with_names<'b, DB>(
+    columns: &'b GameColumns,
+    mut out: AstPass<'_, 'b, DB>,
+) -> QueryResult<()>
+where
+    DB: ColumnsOnce,
+    GameColumns: QueryFragment<DB>,
+{
+    out.push_sql("SELECT ");
+    // Every read of a game runs this (diesel-async builds the SQL of a
+    // prepared statement each time to look it up): the column list, which
+    // binds nothing, is built once per backend.
+    match DB::game_columns() {
+        Some(columns) => out.push_sql(columns),
+        None => columns.walk_ast(out.reborrow())?,
+    }
+    out.push_sql(
+        ", games.creator_name, games.red_name, games.blue_name, games.challenged_name \
+         FROM games",
+    );
+    Ok(())
+}
+
+/// [`find_many_with_names_async`]'s statement: [`GameWithNames`] for every
+/// game whose id is in `ids` (one parameter, an array, so one prepared
+/// statement serves any number of games).
+struct GamesWithNames<'a> {
+    ids: &'a [String],
+    columns: GameColumns,
+}
+
+prepared_statement!(GamesWithNames);
+
+impl<'a> GamesWithNames<'a> {
+    fn of(ids: &'a [String]) -> Self {
+        GamesWithNames {
+            ids,
+            columns: <GameRow as Selectable<Pg>>::construct_selection(),
+        }
+    }
+}
+
+impl Query for GamesWithNames<'_> {
+    type SqlType = <GameWithNames<'static> as Query>::SqlType;
+}
+
+impl QueryFragment<Pg> for GamesWithNames<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        select_with_names(&self.columns, out.reborrow())?;
+        out.push_sql(" WHERE games.id = ANY(");
+        out.push_bind_param::<Array<Text>, [String]>(self.ids)?;
+        out.push_sql(")");
+        Ok(())
     }
 }
 
