@@ -177,7 +177,7 @@ pub mod defaults {
     pub const LOG_LEVEL: &str = "info";
     pub const LOG_FORMAT: LogFormat = LogFormat::Text;
     pub const DATABASE_POOL_SIZE: u32 = 10;
-    pub const DATABASE_READ_CONNECTIONS: u32 = 2;
+    pub const DATABASE_READ_CONNECTIONS: u32 = 1;
     pub const DATABASE_TIMEOUT_SECONDS: u64 = 3;
     pub const SQLITE_SYNCHRONOUS: SqliteSynchronous = SqliteSynchronous::Full;
     pub const LOGIN_RATE_LIMIT: u32 = 10;
