@@ -83,11 +83,33 @@ pub fn plan(
 /// Writes what [`plan`] found, player by player: the deliveries with the
 /// cursor's advance, only where the cursor is still where the plan read it
 /// (another pass may have moved it meanwhile: its deliveries are written
-/// then, not these). Returns how many deliveries it wrote.
+/// then, not these), and only to the channels that still exist (a push
+/// subscription or webhook deleted, or a webhook disabled, since the plan
+/// read them gets nothing). Returns how many deliveries it wrote.
 pub fn write(conn: &mut DbConnection, plan: Plan) -> Result<usize, diesel::result::Error> {
+    let rows = || plan.players.iter().flat_map(|p| &p.rows);
+    let mut push: Vec<&str> = rows()
+        .filter_map(|r| r.push_subscription_id.as_deref())
+        .collect();
+    let mut hooks: Vec<&str> = rows().filter_map(|r| r.webhook_id.as_deref()).collect();
+    for ids in [&mut push, &mut hooks] {
+        ids.sort_unstable();
+        ids.dedup();
+    }
+    let (push_live, hooks_live) = channel_store::still_live(conn, &push, &hooks)?;
+    let live = |row: &DeliveryRow| {
+        row.push_subscription_id
+            .as_ref()
+            .is_none_or(|id| push_live.contains(id))
+            && row
+                .webhook_id
+                .as_ref()
+                .is_none_or(|id| hooks_live.contains(id))
+    };
     let mut written = 0;
-    for player in plan.players {
+    for mut player in plan.players {
         if store::advance_cursor_from(conn, &player.user, player.cursor, player.last)? {
+            player.rows.retain(live);
             store::insert_deliveries(conn, &player.rows)?;
             written += player.rows.len();
         }
@@ -382,7 +404,7 @@ mod tests {
 
     /// A player's deliveries are written only with the cursor's move from
     /// where the plan read it: a cursor moved meanwhile (another pass)
-    /// gets nothing written twice.
+    /// gets nothing written twice; and only to channels that still exist.
     #[test]
     fn a_plan_writes_only_where_the_cursor_is_still_where_it_was_read() {
         use diesel::connection::SimpleConnection;
@@ -400,7 +422,7 @@ mod tests {
         // Cursors without their accounts: only the cursors matter here.
         conn.batch_execute(
             "PRAGMA foreign_keys = OFF; \
-             INSERT INTO notification_cursors (user_id, seq) VALUES ('u1', 5), ('u2', 3);",
+             INSERT INTO notification_cursors (user_id, seq) VALUES ('u1', 5), ('u2', 3), ('u3', 0);",
         )
         .unwrap();
         let now = Utc::now();
@@ -420,6 +442,20 @@ mod tests {
                     last: 7,
                     rows: vec![mail("u2")],
                 },
+                // Its webhook was deleted after the plan read it.
+                PlayerPlan {
+                    user: "u3".into(),
+                    cursor: 0,
+                    last: 4,
+                    rows: vec![pending(
+                        "u3",
+                        Target::Webhook("gone"),
+                        "your_move",
+                        None,
+                        "{}".into(),
+                        now,
+                    )],
+                },
             ],
             more: false,
         };
@@ -430,7 +466,10 @@ mod tests {
             .order(notification_cursors::user_id)
             .load(&mut *conn)
             .unwrap();
-        assert_eq!(cursors, [("u1".to_owned(), 9), ("u2".to_owned(), 3)]);
+        assert_eq!(
+            cursors,
+            [("u1", 9), ("u2", 3), ("u3", 4)].map(|(u, seq)| (u.to_owned(), seq))
+        );
         let written: Vec<String> = deliveries::table
             .select(deliveries::user_id)
             .load(&mut *conn)

@@ -3,6 +3,8 @@
 //! cursor of their events already turned into deliveries
 //! (docs/notifications.md).
 
+use std::collections::HashSet;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -127,6 +129,34 @@ pub fn delete_push(conn: &mut DbConnection, user_id: Option<&str>, id: &str) -> 
 }
 
 /// How many webhooks `user_id` has.
+/// Of push subscriptions `push` and webhooks `hooks`, those that exist
+/// still (the webhooks: and are active).
+pub fn still_live(
+    conn: &mut DbConnection,
+    push: &[&str],
+    hooks: &[&str],
+) -> QueryResult<(HashSet<String>, HashSet<String>)> {
+    let push_live = match push.is_empty() {
+        true => Vec::new(),
+        false => push_subscriptions::table
+            .filter(push_subscriptions::id.eq_any(push))
+            .select(push_subscriptions::id)
+            .load(conn)?,
+    };
+    let hooks_live = match hooks.is_empty() {
+        true => Vec::new(),
+        false => webhooks::table
+            .filter(webhooks::id.eq_any(hooks))
+            .filter(webhooks::state.eq(webhook_state::ACTIVE))
+            .select(webhooks::id)
+            .load(conn)?,
+    };
+    Ok((
+        push_live.into_iter().collect(),
+        hooks_live.into_iter().collect(),
+    ))
+}
+
 pub fn count_webhooks(conn: &mut DbConnection, user_id: &str) -> QueryResult<i64> {
     webhooks::table
         .filter(webhooks::user_id.eq(user_id))

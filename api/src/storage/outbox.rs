@@ -4,8 +4,10 @@
 //!
 //! Several processes share the work. On PostgreSQL a claim takes rows
 //! `FOR UPDATE SKIP LOCKED` inside its transaction, so two processes never
-//! take the same cursor or delivery at once; on SQLite every claim runs on
-//! the one writer. A claimed delivery is leased: its `next_attempt_at`
+//! take the same cursor or delivery at once; on SQLite a delivery's claim
+//! runs on the one writer, and the fan-out reads its cursors before its
+//! turn and moves each only from where it read it
+//! ([`advance_cursor_from`]). A claimed delivery is leased: its `next_attempt_at`
 //! moves past the lease before it is sent, so one whose process died
 //! mid-delivery is taken again when the lease runs out.
 
@@ -43,8 +45,9 @@ pub struct DeliveryRow {
 }
 
 /// Claims up to `limit` players whose events after their cursor are not
-/// yet turned into deliveries: `(user_id, cursor)`. Call it inside the
-/// transaction that turns them and moves the cursors.
+/// yet turned into deliveries: `(user_id, cursor)`. On PostgreSQL, call it
+/// inside the transaction that turns them and moves the cursors (its rows
+/// stay locked until then); on SQLite it only reads them.
 pub fn claim_cursors_behind(
     conn: &mut DbConnection,
     limit: i64,
