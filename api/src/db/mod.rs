@@ -143,7 +143,7 @@ impl DbPool {
 
     /// The row of `key`, read by `work` on the calling HTTP worker's own
     /// connection, bounded as [`run_as`] is, without a blocking thread;
-    /// reads of the same kind that wait meanwhile are taken together, one
+    /// reads by the same `work` that wait meanwhile are taken together, one
     /// statement for all their keys (docs/storage.md, "Reads without a
     /// blocking thread"). `None`: there is no such connection to be had
     /// now (SQLite, switched off, opening one failed lately, not an HTTP
@@ -156,10 +156,8 @@ impl DbPool {
     ) -> Option<Result<Option<T>, StoreError>>
     where
         T: Clone + 'static,
-        F: for<'c> FnOnce(
-            &'c mut diesel_async::AsyncPgConnection,
-            &'c [String],
-        ) -> KeyedFuture<'c, T>,
+        F: for<'c> Fn(&'c mut diesel_async::AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T>
+            + 'static,
     {
         self.reads.as_deref()?.read_by_key(key, work).await
     }

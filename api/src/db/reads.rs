@@ -27,7 +27,7 @@
 //! `PG...` variable in the environment, no parameter that only libpq
 //! knows, no TLS setting `tls` cannot honour).
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -44,7 +44,11 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use tokio::sync::oneshot;
 
 use super::tls::{self, ReadTls, TlsParams};
+
+mod queue;
 use super::{sets_param, BoxError, StoreError};
+pub use queue::KeyedFuture;
+use queue::{with_queue, Failed};
 
 /// The `application_name` of these connections, unless the URL names one.
 pub const APPLICATION_NAME: &str = "stratego-api reads";
@@ -122,7 +126,7 @@ impl AsyncReads {
         let seconds = timeout.as_secs().max(1);
         if !given("connect_timeout") {
             // Opening a connection takes at most half of a read's bound
-            // (`read`), per address tried.
+            // (`read_by_key`), per address tried.
             config.connect_timeout(timeout / 2);
         }
         if !given("keepalives") {
@@ -160,16 +164,20 @@ impl AsyncReads {
 
     /// The row of `key` read by `work`, on one of this thread's
     /// connections, bounded by the pool's timeout; `Some(Ok(None))`: no
-    /// such row. Reads of the same kind (`T`) that wait for a connection
-    /// meanwhile are taken together: the read that gets a connection sends
-    /// one statement for every key then waiting (at most [`MAX_TAKEN`]),
-    /// and each read gets its own row (docs/storage.md, "Reads taken
-    /// together"). Every key joins before its statement is sent, so each
-    /// read sees every change committed before its request asked.
+    /// such row. Reads by the same `work` (its type: one statement) that
+    /// wait for a connection meanwhile are taken together: the read that
+    /// gets a connection sends one statement for its own key and the
+    /// others then waiting (at most [`queue::MAX_TAKEN`] in all), and each read
+    /// gets its own row (docs/storage.md, "Reads taken together"). Every
+    /// key joins before its statement is sent, so each read sees every
+    /// change committed before its request asked.
     ///
-    /// `None`: no connection to be had now, or the read failed on it
-    /// within a tenth of the bound; the caller reads through the pool
-    /// instead. A read that failed later is "unavailable".
+    /// A read whose statement was never answered (the read that sent it
+    /// stopped: its request ended, or its bound passed) asks again; one
+    /// whose statement failed at once asks again once, on a new
+    /// connection. `None`: no connection to be had now, or the read failed
+    /// again, within a tenth of the bound; the caller reads through the
+    /// pool instead. A read that failed later is "unavailable".
     pub(super) async fn read_by_key<T, F>(
         &self,
         key: String,
@@ -177,30 +185,46 @@ impl AsyncReads {
     ) -> Option<Result<Option<T>, StoreError>>
     where
         T: Clone + 'static,
-        F: for<'c> FnOnce(&'c mut AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T>,
+        F: for<'c> Fn(&'c mut AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T> + 'static,
     {
         if !on_worker_thread() {
             return None;
         }
         let started = Instant::now();
-        let (answer, mut answered) = oneshot::channel();
-        let ticket = with_queue::<T, _>(self.id, |queue| queue.join(key, answer))?;
+        let kind = TypeId::of::<F>();
         let attempt = async {
-            tokio::select! {
-                // Taken by another read meanwhile: its answer.
-                taken = &mut answered => Some(taken.unwrap_or(Err(()))),
-                lease = self.lease() => {
-                    let Some(lease) = lease else {
-                        // None to be had: the pool reads, unless another
-                        // read took this key meanwhile.
-                        let left = with_queue::<T, _>(self.id, |queue| queue.leave(ticket));
-                        return match left {
-                            Some(true) | None => None,
-                            Some(false) => Some((&mut answered).await.unwrap_or(Err(()))),
-                        };
-                    };
-                    self.send_waiting(lease, work).await;
-                    Some((&mut answered).await.unwrap_or(Err(())))
+            let mut asked_again = false;
+            loop {
+                let (answer, mut answered) = oneshot::channel();
+                let ticket =
+                    with_queue::<T, _>(self.id, kind, |queue| queue.join(key.clone(), answer))?;
+                let outcome = tokio::select! {
+                    // A read answered meanwhile takes its answer, not the
+                    // connection handed to it.
+                    biased;
+                    taken = &mut answered => taken,
+                    lease = self.lease() => {
+                        match lease {
+                            Some(lease) => self.send_waiting(kind, ticket, lease, &work).await,
+                            // None to be had: the pool reads, unless
+                            // another read took this key meanwhile.
+                            None => {
+                                let left = with_queue::<T, _>(self.id, kind, |queue| {
+                                    queue.leave(ticket)
+                                });
+                                if left.unwrap_or(true) {
+                                    return None;
+                                }
+                            }
+                        }
+                        (&mut answered).await
+                    }
+                };
+                match outcome {
+                    Ok(Err(Failed::AtOnce)) if !asked_again => asked_again = true,
+                    Ok(answer) => return Some(answer),
+                    // Never answered: asked again, within this read's bound.
+                    Err(_) => {}
                 }
             }
         };
@@ -209,7 +233,7 @@ impl AsyncReads {
             // None to be had, or failed at once (a connection the database
             // ended, opening refused): the pool reads, within its own
             // bound.
-            Ok(None | Some(Err(()))) if started.elapsed() <= self.timeout / 10 => None,
+            Ok(None | Some(Err(Failed::AtOnce))) if started.elapsed() <= self.timeout / 10 => None,
             // Failed late: read again through the pool, the request could
             // wait up to twice its bound; it is answered "unavailable".
             Ok(_) => Some(Err(StoreError::Unavailable(
@@ -225,15 +249,17 @@ impl AsyncReads {
         }
     }
 
-    /// Reads every key of kind `T` waiting on this thread (at most
-    /// [`MAX_TAKEN`]) in one statement on `lease`'s connection, and answers
-    /// each waiting read: its row, or a failure.
-    async fn send_waiting<T, F>(&self, mut lease: Lease, work: F)
+    /// Reads the key of read `ticket` and those of the other reads by the
+    /// same statement (`kind`) waiting on this thread, at most
+    /// [`queue::MAX_TAKEN`] in all, in one statement on `lease`'s connection, and
+    /// answers each of them: its row, or how the statement failed.
+    async fn send_waiting<T, F>(&self, kind: TypeId, ticket: u64, mut lease: Lease, work: &F)
     where
         T: Clone + 'static,
-        F: for<'c> FnOnce(&'c mut AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T>,
+        F: for<'c> Fn(&'c mut AsyncPgConnection, &'c [String]) -> KeyedFuture<'c, T>,
     {
-        let taken = with_queue::<T, _>(self.id, Queue::take).unwrap_or_default();
+        let taken =
+            with_queue::<T, _>(self.id, kind, |queue| queue.take(ticket)).unwrap_or_default();
         if taken.is_empty() {
             // This read's key went with another's statement.
             lease.done = true;
@@ -243,6 +269,7 @@ impl AsyncReads {
         let Some(conn) = lease.conn.as_mut() else {
             return;
         };
+        let sent = Instant::now();
         let mut rows: HashMap<String, (T, usize)> = match work(conn, &keys).await {
             Ok(rows) => {
                 lease.done = true;
@@ -250,7 +277,13 @@ impl AsyncReads {
             }
             Err(error) => {
                 tracing::debug!(%error, "a read on a worker's connection failed");
-                // Dropped unanswered: each read sees the failure.
+                let failed = match sent.elapsed() <= self.timeout / 10 {
+                    true => Failed::AtOnce,
+                    false => Failed::Late,
+                };
+                for waiting in taken {
+                    let _ = waiting.answer.send(Err(failed));
+                }
                 return;
             }
         };
@@ -296,9 +329,9 @@ impl AsyncReads {
                 Next::Open
             } else {
                 // Reads that gave up meanwhile wait no more. The queue needs
-                // no bound of its own: each connection given back answers
-                // every read then waiting (`read_by_key`), and each read is
-                // bounded in time.
+                // no bound of its own: each connection given back answers up
+                // to 64 of the reads then waiting (`read_by_key`), and each
+                // read is bounded in time.
                 slot.waiting.retain(|waiter| !waiter.is_closed());
                 let (sender, receiver) = oneshot::channel();
                 slot.waiting.push_back(sender);
@@ -481,86 +514,6 @@ impl Slot {
     fn backing_off(&self) -> bool {
         self.retry_at.is_some_and(|at| Instant::now() < at)
     }
-}
-
-/// The most keys one statement reads.
-pub(super) const MAX_TAKEN: usize = 64;
-
-/// The future of a read of rows by key: each row with its key.
-pub type KeyedFuture<'c, T> = ReadFuture<'c, Vec<(String, T)>>;
-
-/// A read's answer: its row (or none), or `Err` if the statement that
-/// read it failed. Dropped unsent, the read failed too.
-type Answer<T> = Result<Option<T>, ()>;
-
-/// A read waiting for its row.
-struct Waiting<T> {
-    ticket: u64,
-    key: String,
-    answer: oneshot::Sender<Answer<T>>,
-}
-
-/// The reads of one kind waiting on one thread, oldest first.
-struct Queue<T> {
-    waiting: Vec<Waiting<T>>,
-    next_ticket: u64,
-}
-
-impl<T> Default for Queue<T> {
-    fn default() -> Self {
-        Queue {
-            waiting: Vec::new(),
-            next_ticket: 0,
-        }
-    }
-}
-
-impl<T> Queue<T> {
-    /// Adds a read of `key`; its ticket.
-    fn join(&mut self, key: String, answer: oneshot::Sender<Answer<T>>) -> u64 {
-        let ticket = self.next_ticket;
-        self.next_ticket += 1;
-        self.waiting.push(Waiting {
-            ticket,
-            key,
-            answer,
-        });
-        ticket
-    }
-
-    /// Takes read `ticket` out; whether it was still waiting.
-    fn leave(&mut self, ticket: u64) -> bool {
-        let before = self.waiting.len();
-        self.waiting.retain(|w| w.ticket != ticket);
-        self.waiting.len() < before
-    }
-
-    /// The oldest reads still waiting, at most [`MAX_TAKEN`] (reads that
-    /// gave up are dropped).
-    fn take(&mut self) -> Vec<Waiting<T>> {
-        self.waiting.retain(|w| !w.answer.is_closed());
-        let n = self.waiting.len().min(MAX_TAKEN);
-        self.waiting.drain(..n).collect()
-    }
-}
-
-thread_local! {
-    static QUEUES: RefCell<HashMap<(u64, TypeId), Box<dyn Any>>> = RefCell::new(HashMap::new());
-}
-
-/// `f` on this thread's queue of reads of kind `T` of database `id`;
-/// `None` once the thread is ending.
-fn with_queue<T: 'static, R>(id: u64, f: impl FnOnce(&mut Queue<T>) -> R) -> Option<R> {
-    QUEUES
-        .try_with(|queues| {
-            let mut queues = queues.borrow_mut();
-            let queue = queues
-                .entry((id, TypeId::of::<T>()))
-                .or_insert_with(|| Box::new(Queue::<T>::default()));
-            queue.downcast_mut::<Queue<T>>().map(f)
-        })
-        .ok()
-        .flatten()
 }
 
 thread_local! {
@@ -751,27 +704,5 @@ mod tests {
             .now_or_never();
         assert!(matches!(read, Some(None)));
         assert_eq!(with_slot(reads.id, |slot| slot.open), Some(0));
-    }
-
-    #[test]
-    fn a_queue_gives_its_oldest_live_reads_at_most_so_many_at_once() {
-        let mut queue = Queue::<u8>::default();
-        let mut answers = Vec::new();
-        let mut tickets = Vec::new();
-        for i in 0..MAX_TAKEN + 3 {
-            let (answer, answered) = oneshot::channel();
-            tickets.push(queue.join(format!("k{i}"), answer));
-            answers.push(answered);
-        }
-        // One read left, one gave up (its receiver dropped).
-        assert!(queue.leave(tickets[1]));
-        assert!(!queue.leave(tickets[1]));
-        drop(answers.remove(2));
-        let taken: Vec<String> = queue.take().into_iter().map(|w| w.key).collect();
-        assert_eq!(taken.len(), MAX_TAKEN);
-        assert_eq!(taken[..2], ["k0".to_owned(), "k3".to_owned()]);
-        let rest: Vec<String> = queue.take().into_iter().map(|w| w.key).collect();
-        assert_eq!(rest, [format!("k{}", MAX_TAKEN + 2)]);
-        assert!(queue.take().is_empty());
     }
 }

@@ -1,7 +1,7 @@
 //! The read of a game with the usernames it keeps of its creator,
 //! players and challenged user: one statement of one table, prepared
-//! once per connection, the same on both backends and on an HTTP
-//! worker's own connection.
+//! once per connection, the same on both backends; on an HTTP worker's own
+//! connection the same columns for one game or several at once.
 
 use diesel::backend::Backend;
 use diesel::pg::Pg;
