@@ -17,10 +17,10 @@
 # PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres), BENCH_LOG_LEVEL
 # (info, the server's default), BACKENDS ("postgres sqlite"), OUT (a
 # directory to keep the reports, logs and tables in; default: none kept),
-# PERF=1 (record `perf` on the PostgreSQL server during its move phase, or
-# its view phase with PERF_PHASE=views, at PERF_FREQ samples a second,
-# default 199; the reports perf-self.txt and perf-children.txt are kept in
-# OUT). Any other server setting (WORKERS,
+# PERF=1 (record `perf` on the server of PERF_BACKEND, postgres (the
+# default) or sqlite, during its move phase, or its view phase with
+# PERF_PHASE=views, at PERF_FREQ samples a second, default 199; the reports
+# perf-self.txt and perf-children.txt are kept in OUT). Any other server setting (WORKERS,
 # DATABASE_POOL_SIZE, ...) passes through from the environment.
 #
 # Only the rate limits differ from the server's defaults (REGISTER_RATE_LIMIT
@@ -176,7 +176,7 @@ run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
         --long-games "$LONG_GAMES" --long-plies "$LONG_PLIES" --seed "$SEED" --json \
         >"$WORK/$2.json" 2>"$WORK/$2-load.txt" &
     LOAD_PID=$!
-    if [ "${PERF:-0}" = 1 ] && [ "$2" = postgres ]; then
+    if [ "${PERF:-0}" = 1 ] && [ "$2" = "${PERF_BACKEND:-postgres}" ]; then
         # One phase only (not the password hashing of the set-up).
         local phase=moves seconds=$MOVE_SECONDS
         if [ "${PERF_PHASE:-moves}" = views ]; then
@@ -205,7 +205,7 @@ run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
         read -r updates hot <"$WORK/postgres-hot.txt" || true
         echo "games: ${updates:-?} row updates, ${hot:-?} of them HOT" | tee "$WORK/postgres-hot.txt" >&2
     fi
-    if [ -s "$WORK/perf.data" ] && [ "$2" = postgres ]; then
+    if [ -s "$WORK/perf.data" ] && [ "$2" = "${PERF_BACKEND:-postgres}" ]; then
         perf report -i "$WORK/perf.data" --no-children --sort dso,symbol --stdio -g none \
             >"$WORK/perf-self.txt" 2>/dev/null || true
         perf report -i "$WORK/perf.data" --children --sort symbol --stdio -g none \
