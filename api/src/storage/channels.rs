@@ -128,9 +128,8 @@ pub fn delete_push(conn: &mut DbConnection, user_id: Option<&str>, id: &str) -> 
     Ok(query.execute(conn)? > 0)
 }
 
-/// How many webhooks `user_id` has.
-/// Of push subscriptions `push` and webhooks `hooks`, those that exist
-/// still (the webhooks: and are active).
+/// Of push subscriptions `push` and webhooks `hooks`, those that still
+/// exist (and, for the webhooks, are active).
 pub fn still_live(
     conn: &mut DbConnection,
     push: &[&str],
@@ -157,6 +156,7 @@ pub fn still_live(
     ))
 }
 
+/// How many webhooks `user_id` has.
 pub fn count_webhooks(conn: &mut DbConnection, user_id: &str) -> QueryResult<i64> {
     webhooks::table
         .filter(webhooks::user_id.eq(user_id))
