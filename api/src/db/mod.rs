@@ -147,8 +147,8 @@ impl DbPool {
     /// statement for all their keys (docs/storage.md, "Reads without a
     /// blocking thread"). `None`: there is no such connection to be had
     /// now (SQLite, switched off, opening one failed lately, not an HTTP
-    /// worker) or the read failed on it at once; the caller reads with [`run_as`] instead, which also reports
-    /// any failure.
+    /// worker) or the read failed on it at once; the caller reads with
+    /// [`run_as`] instead, which also reports any failure.
     pub async fn read_by_key<T, F>(
         &self,
         key: String,

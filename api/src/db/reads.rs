@@ -19,8 +19,8 @@
 //! connection failed a moment ago, or outside an HTTP worker, there is no
 //! asynchronous read and the caller uses the pool, as every other
 //! statement does. A connection that fails at once is dropped and the read
-//! is left to the pool, which answers it (or says the database is
-//! unavailable) as before; one that fails later answers "unavailable"
+//! asked again once on a new one, then left to the pool, which answers it
+//! (or says the database is unavailable) as before; one that fails later answers "unavailable"
 //! itself, so that no read waits much past its bound. They use TLS as
 //! libpq would for the same URL (`sslmode`, `sslrootcert`; `tls`), and
 //! are used only where libpq and this client read the same settings (no
@@ -44,9 +44,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use tokio::sync::oneshot;
 
 use super::tls::{self, ReadTls, TlsParams};
+use super::{sets_param, BoxError, StoreError};
 
 mod queue;
-use super::{sets_param, BoxError, StoreError};
 pub use queue::KeyedFuture;
 use queue::{with_queue, Failed};
 
@@ -167,8 +167,8 @@ impl AsyncReads {
     /// such row. Reads by the same `work` (its type: one statement) that
     /// wait for a connection meanwhile are taken together: the read that
     /// gets a connection sends one statement for its own key and the
-    /// others then waiting (at most [`queue::MAX_TAKEN`] in all), and each read
-    /// gets its own row (docs/storage.md, "Reads taken together"). Every
+    /// others then waiting (at most [`queue::MAX_TAKEN`] in all), and each
+    /// read gets its own row (docs/storage.md, "Reads taken together"). Every
     /// key joins before its statement is sent, so each read sees every
     /// change committed before its request asked.
     ///
@@ -251,8 +251,9 @@ impl AsyncReads {
 
     /// Reads the key of read `ticket` and those of the other reads by the
     /// same statement (`kind`) waiting on this thread, at most
-    /// [`queue::MAX_TAKEN`] in all, in one statement on `lease`'s connection, and
-    /// answers each of them: its row, or how the statement failed.
+    /// [`queue::MAX_TAKEN`] in all, in one statement on `lease`'s
+    /// connection, and answers each of them: its row, or how the statement
+    /// failed.
     async fn send_waiting<T, F>(&self, kind: TypeId, ticket: u64, mut lease: Lease, work: &F)
     where
         T: Clone + 'static,

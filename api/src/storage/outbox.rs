@@ -7,9 +7,9 @@
 //! take the same cursor or delivery at once; on SQLite a delivery's claim
 //! runs on the one writer, and the fan-out reads its cursors before its
 //! turn and moves each only from where it read it
-//! ([`advance_cursor_from`]). A claimed delivery is leased: its `next_attempt_at`
-//! moves past the lease before it is sent, so one whose process died
-//! mid-delivery is taken again when the lease runs out.
+//! ([`advance_cursor_from`]). A claimed delivery is leased: its
+//! `next_attempt_at` moves past the lease before it is sent, so one whose
+//! process died mid-delivery is taken again when the lease runs out.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
