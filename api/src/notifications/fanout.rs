@@ -21,8 +21,10 @@ use super::digest;
 use super::notice::{LastMove, Notice, NoticeData};
 use super::preferences::{Channel, NotifyEvent, Preferences};
 use crate::db::DbConnection;
-use crate::storage::channels::{self as channel_store, webhook_state};
-use crate::storage::email as email_store;
+use crate::storage::channels::{
+    self as channel_store, webhook_state, ChannelsOf, PushSubscriptionRow, WebhookRow,
+};
+use crate::storage::email::{self as email_store, EmailRow};
 use crate::storage::events::{self as event_store, EventRow};
 use crate::storage::outbox::{self as store, delivery_state, DeliveryRow, GameBrief};
 use crate::storage::{from_db_time, to_db_time};
@@ -50,6 +52,11 @@ struct PlayerPlan {
 /// Reads the pending events of up to [`PLAYERS_PER_PASS`] players and
 /// turns them into deliveries, writing nothing ([`write`] does).
 /// `email`: whether e-mail is configured on this server.
+///
+/// A pass reads in a handful of statements, whatever the number of its
+/// players: the cursors, the events after them, the players' preferences,
+/// push subscriptions, webhooks and (with e-mail) addresses, and the
+/// headers of the games their notices tell of.
 pub fn plan(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
@@ -57,23 +64,57 @@ pub fn plan(
 ) -> Result<Plan, diesel::result::Error> {
     let behind = store::claim_cursors_behind(conn, PLAYERS_PER_PASS)?;
     let more = i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS;
-    let mut players = Vec::with_capacity(behind.len());
+    let behind: Vec<(String, i64)> = behind
+        .into_iter()
+        .filter(|(user, _)| Uuid::parse_str(user).is_ok())
+        .collect();
+    let cursors: HashMap<&str, i64> = behind.iter().map(|(u, seq)| (u.as_str(), *seq)).collect();
+    let events = event_store::list_after_each(conn, &behind, EVENTS_PER_PLAYER)?;
+    // Each player's events, oldest first (they come ordered by player).
+    let pending: Vec<&[EventRow]> = events.chunk_by(|a, b| a.user_id == b.user_id).collect();
+    let users: Vec<&str> = pending.iter().map(|e| e[0].user_id.as_str()).collect();
+    let found = channel_store::channels_of(conn, &users)?;
+    let addresses = match email {
+        true => email_store::find_verified(conn, &users)?,
+        false => Vec::new(),
+    };
+    let wanted: Vec<Vec<Wanted<'_>>> = pending
+        .iter()
+        .map(|events| {
+            let user = events[0].user_id.as_str();
+            wanted(events, &Reach::of(user, &found, &addresses))
+        })
+        .collect();
     // Each game's header is read once a pass (both of its players, and
     // every event of it, share it).
-    let mut briefs = Briefs::default();
-    for (user, cursor) in behind {
-        let Ok(user_id) = Uuid::parse_str(&user) else {
+    let mut games: Vec<&str> = wanted
+        .iter()
+        .flatten()
+        .filter_map(|w| w.event.game_id.as_deref())
+        .collect();
+    games.sort_unstable();
+    games.dedup();
+    let briefs: HashMap<String, GameBrief> =
+        store::game_briefs(conn, &games)?.into_iter().collect();
+    let mut players = Vec::with_capacity(pending.len());
+    for (events, wanted) in pending.iter().zip(wanted) {
+        let user = events[0].user_id.as_str();
+        let (Some(cursor), Some(last)) = (cursors.get(user), events.last()) else {
             continue;
         };
-        let events = event_store::list_after(conn, user_id, cursor, EVENTS_PER_PLAYER)?;
-        let Some(last) = events.last().map(|e| e.seq) else {
-            continue;
-        };
-        let rows = deliveries_of(conn, &user, &events, now, email, &mut briefs)?;
+        let last_digest = addresses
+            .iter()
+            .find(|row| row.user_id == user)
+            .and_then(|row| row.last_digest_at)
+            .map(from_db_time);
+        let rows = wanted
+            .into_iter()
+            .flat_map(|w| w.deliveries(user, &briefs, last_digest, now))
+            .collect();
         players.push(PlayerPlan {
-            user,
-            cursor,
-            last,
+            user: user.to_owned(),
+            cursor: *cursor,
+            last: last.seq,
             rows,
         });
     }
@@ -106,33 +147,21 @@ pub fn write(conn: &mut DbConnection, plan: Plan) -> Result<usize, diesel::resul
                 .as_ref()
                 .is_none_or(|id| hooks_live.contains(id))
     };
-    let mut written = 0;
-    for mut player in plan.players {
-        if store::advance_cursor_from(conn, &player.user, player.cursor, player.last)? {
-            player.rows.retain(live);
-            store::insert_deliveries(conn, &player.rows)?;
-            written += player.rows.len();
-        }
-    }
-    Ok(written)
-}
-
-/// The games' headers read during one pass.
-#[derive(Default)]
-struct Briefs(HashMap<String, Option<GameBrief>>);
-
-impl Briefs {
-    fn of(
-        &mut self,
-        conn: &mut DbConnection,
-        game: &str,
-    ) -> Result<Option<&GameBrief>, diesel::result::Error> {
-        if !self.0.contains_key(game) {
-            let brief = store::game_brief(conn, game)?;
-            self.0.insert(game.to_owned(), brief);
-        }
-        Ok(self.0.get(game).and_then(Option::as_ref))
-    }
+    let moves: Vec<(&str, i64, i64)> = plan
+        .players
+        .iter()
+        .map(|p| (p.user.as_str(), p.cursor, p.last))
+        .collect();
+    let moved = store::advance_cursors_from(conn, &moves)?;
+    let rows: Vec<DeliveryRow> = plan
+        .players
+        .into_iter()
+        .filter(|player| moved.contains(&player.user))
+        .flat_map(|player| player.rows)
+        .filter(live)
+        .collect();
+    store::insert_deliveries(conn, &rows)?;
+    Ok(rows.len())
 }
 
 /// Whether event `at` of `events` (one player's, oldest first) is made
@@ -154,34 +183,54 @@ fn superseded(events: &[EventRow], at: usize) -> bool {
         })
 }
 
-fn deliveries_of(
-    conn: &mut DbConnection,
-    user: &str,
-    events: &[EventRow],
-    now: DateTime<Utc>,
-    email: bool,
-    briefs: &mut Briefs,
-) -> Result<Vec<DeliveryRow>, diesel::result::Error> {
-    // Mail goes to a verified address only; its digest waits a day.
-    let address = match email {
-        true => email_store::find(conn, user)?.filter(|row| row.verified_at.is_some()),
-        false => None,
-    };
-    let last_digest = address
-        .as_ref()
-        .and_then(|row| row.last_digest_at)
-        .map(from_db_time);
-    let preferences = Preferences::from_stored(channel_store::preferences(conn, user)?.as_deref());
-    let subscriptions = channel_store::list_push(conn, user)?;
-    let hooks: Vec<_> = channel_store::list_webhooks(conn, user)?
-        .into_iter()
-        .filter(|hook| hook.state == webhook_state::ACTIVE)
-        .collect();
+/// One player's channels, as a pass read them.
+struct Reach<'a> {
+    preferences: Preferences,
+    push: Vec<&'a PushSubscriptionRow>,
+    /// The active ones.
+    hooks: Vec<&'a WebhookRow>,
+    /// Mail goes to a verified address only.
+    mail: bool,
+}
+
+impl<'a> Reach<'a> {
+    fn of(user: &str, found: &'a ChannelsOf, addresses: &[EmailRow]) -> Self {
+        let stored = found
+            .preferences
+            .iter()
+            .find(|(owner, _)| owner == user)
+            .map(|(_, json)| json.as_str());
+        Self {
+            preferences: Preferences::from_stored(stored),
+            push: found.push.iter().filter(|s| s.user_id == user).collect(),
+            hooks: found
+                .webhooks
+                .iter()
+                .filter(|h| h.user_id == user && h.state == webhook_state::ACTIVE)
+                .collect(),
+            mail: addresses.iter().any(|row| row.user_id == user),
+        }
+    }
+}
+
+/// One event of a player's that goes somewhere, and where.
+struct Wanted<'a> {
+    event: &'a EventRow,
+    told: NotifyEvent,
+    push: Vec<&'a str>,
+    hooks: Vec<&'a str>,
+    mailed: bool,
+}
+
+/// Which of one player's `events` go where: each notifiable event that is
+/// not stale, to the channels the player's preferences and each channel's
+/// own event list allow.
+fn wanted<'a>(events: &'a [EventRow], reach: &Reach<'a>) -> Vec<Wanted<'a>> {
     let wants = |event: NotifyEvent, channel: Channel, own: Option<&str>| {
-        preferences.allows(event, channel)
+        reach.preferences.allows(event, channel)
             && events_of(own).is_none_or(|listed| listed.contains(&event))
     };
-    let mut rows = Vec::new();
+    let mut wanted = Vec::new();
     for (at, event) in events.iter().enumerate() {
         let Some(told) = NotifyEvent::of_feed_kind(&event.kind) else {
             continue;
@@ -189,45 +238,60 @@ fn deliveries_of(
         if superseded(events, at) {
             continue;
         }
-        let push: Vec<&str> = subscriptions
-            .iter()
+        let push: Vec<&str> = (reach.push.iter())
             .filter(|s| wants(told, Channel::Push, s.events.as_deref()))
             .map(|s| s.id.as_str())
             .collect();
-        let hooked: Vec<&str> = hooks
-            .iter()
+        let hooks: Vec<&str> = (reach.hooks.iter())
             .filter(|h| wants(told, Channel::Webhook, h.events.as_deref()))
             .map(|h| h.id.as_str())
             .collect();
-        let mailed = address.is_some() && preferences.allows(told, Channel::Email);
-        if push.is_empty() && hooked.is_empty() && !mailed {
-            continue;
+        let mailed = reach.mail && reach.preferences.allows(told, Channel::Email);
+        if !push.is_empty() || !hooks.is_empty() || mailed {
+            wanted.push(Wanted {
+                event,
+                told,
+                push,
+                hooks,
+                mailed,
+            });
         }
-        let brief = match &event.game_id {
-            Some(game) => briefs.of(conn, game)?,
-            None => None,
-        };
-        let notice = body(told, event, user, brief);
+    }
+    wanted
+}
+
+impl Wanted<'_> {
+    /// Its deliveries to `user`, with the notice built from the game's
+    /// header (when the game is in `briefs`). A mail waits for the
+    /// player's digest (`last_digest`: when the last one went).
+    fn deliveries(
+        self,
+        user: &str,
+        briefs: &HashMap<String, GameBrief>,
+        last_digest: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Vec<DeliveryRow> {
+        let brief = self
+            .event
+            .game_id
+            .as_ref()
+            .and_then(|game| briefs.get(game));
+        let notice = body(self.told, self.event, user, brief);
         let body = notice.to_json();
         let row = |target| {
-            pending(
-                user,
-                target,
-                told.name(),
-                event.game_id.clone(),
-                body.clone(),
-                now,
-            )
+            let game = self.event.game_id.clone();
+            pending(user, target, self.told.name(), game, body.clone(), now)
         };
-        rows.extend(push.iter().map(|id| row(Target::Push(id))));
-        rows.extend(hooked.iter().map(|id| row(Target::Webhook(id))));
-        if mailed {
+        let mut rows: Vec<DeliveryRow> = (self.push.iter().map(|id| row(Target::Push(id))))
+            .chain(self.hooks.iter().map(|id| row(Target::Webhook(id))))
+            .collect();
+        if self.mailed {
             let mut mail = row(Target::Email);
             mail.next_attempt_at = to_db_time(digest::due(&notice, last_digest, now));
             rows.push(mail);
         }
+        rows
     }
-    Ok(rows)
 }
 
 /// Where one delivery goes.

@@ -10,7 +10,7 @@
 
 mod mailing;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration as StdDuration;
 
@@ -27,7 +27,7 @@ use crate::outbound::address::Policy;
 use crate::outbound::send::{Sender, Sent};
 use crate::outbound::web_push::VapidKey;
 use crate::outbound::webhook_signature;
-use crate::storage::channels as channel_store;
+use crate::storage::channels::{self as channel_store, PushSubscriptionRow, WebhookRow};
 use crate::storage::outbox::{self as store, delivery_state, Attempted, DeliveryRow};
 use crate::storage::to_db_time;
 
@@ -313,7 +313,8 @@ impl Worker {
                 .or_default()
                 .push(delivery);
         }
-        let sends = other.into_iter().map(|d| self.deliver(d));
+        let targets = self.targets(&other).await?;
+        let sends = other.into_iter().map(|d| self.deliver(d, &targets));
         // (Only a process with e-mail claims e-mail: `claim_due`.)
         let email = self.outbox.email.clone();
         let mails = by_player
@@ -341,12 +342,48 @@ impl Worker {
         Ok(())
     }
 
+    /// The push subscriptions and webhooks that `claimed` go to, read
+    /// together (those deleted since are not found).
+    async fn targets(&self, claimed: &[DeliveryRow]) -> Result<Targets, NotifyError> {
+        let mut push: Vec<String> = (claimed.iter())
+            .filter_map(|d| d.push_subscription_id.clone())
+            .collect();
+        let mut hooks: Vec<String> = claimed
+            .iter()
+            .filter_map(|d| d.webhook_id.clone())
+            .collect();
+        if push.is_empty() && hooks.is_empty() {
+            return Ok(Targets::default());
+        }
+        for ids in [&mut push, &mut hooks] {
+            ids.sort_unstable();
+            ids.dedup();
+        }
+        let (push, hooks) = db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
+            let push: Vec<&str> = push.iter().map(String::as_str).collect();
+            let hooks: Vec<&str> = hooks.iter().map(String::as_str).collect();
+            Ok(channel_store::find_targets(conn, &push, &hooks)?)
+        })
+        .await?;
+        Ok(Targets {
+            push: push.into_iter().map(|row| (row.id.clone(), row)).collect(),
+            hooks: hooks.into_iter().map(|row| (row.id.clone(), row)).collect(),
+        })
+    }
+
     /// Sends one claimed delivery; `None` if it could not be tried (its
     /// lease runs out and it is tried again).
-    async fn deliver(&self, delivery: DeliveryRow) -> Option<(String, i32, Target)> {
+    async fn deliver(
+        &self,
+        delivery: DeliveryRow,
+        targets: &Targets,
+    ) -> Option<(String, i32, Target)> {
         let result = match (&delivery.webhook_id, &delivery.push_subscription_id) {
-            (Some(hook), _) => self.to_webhook(&delivery, hook).await,
-            (None, Some(subscription)) => self.to_push(&delivery, subscription).await,
+            (Some(hook), _) => self.to_webhook(&delivery, targets.hooks.get(hook)).await,
+            (None, Some(subscription)) => {
+                self.to_push(&delivery, targets.push.get(subscription))
+                    .await
+            }
             (None, None) => Ok(Target::Gone),
         };
         match result {
@@ -359,13 +396,12 @@ impl Worker {
         }
     }
 
-    async fn to_webhook(&self, delivery: &DeliveryRow, hook: &str) -> Result<Target, NotifyError> {
-        let id = hook.to_owned();
-        let found = db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
-            Ok(channel_store::find_webhook(conn, None, &id)?)
-        })
-        .await?;
-        let Some(hook) = found else {
+    async fn to_webhook(
+        &self,
+        delivery: &DeliveryRow,
+        hook: Option<&WebhookRow>,
+    ) -> Result<Target, NotifyError> {
+        let Some(hook) = hook else {
             return Ok(Target::Gone);
         };
         // A test is sent even to a disabled webhook: its owner checks it
@@ -388,23 +424,18 @@ impl Worker {
             ("webhook-signature", signature),
         ];
         let sent = self.sender.post(&hook.url, &headers, body).await;
-        Ok(Target::Webhook(hook.id, sent))
+        Ok(Target::Webhook(hook.id.clone(), sent))
     }
 
     async fn to_push(
         &self,
         delivery: &DeliveryRow,
-        subscription: &str,
+        subscription: Option<&PushSubscriptionRow>,
     ) -> Result<Target, NotifyError> {
         let Some(vapid) = self.outbox.vapid.clone() else {
             return Ok(Target::Disabled);
         };
-        let id = subscription.to_owned();
-        let found = db::run_as::<_, NotifyError, _>(&self.pool, move |conn| {
-            Ok(channel_store::find_push(conn, &id)?)
-        })
-        .await?;
-        let Some(subscription) = found else {
+        let Some(subscription) = subscription else {
             return Ok(Target::Gone);
         };
         let sent = super::push::send(
@@ -412,12 +443,12 @@ impl Worker {
             &vapid,
             &self.tokens,
             &self.outbox.vapid_subject,
-            &subscription,
+            subscription,
             delivery,
             self.clock.now(),
         )
         .await?;
-        Ok(Target::Push(subscription.id, sent))
+        Ok(Target::Push(subscription.id.clone(), sent))
     }
 
     /// Records what came of the deliveries of one pass, in one write.
@@ -426,14 +457,16 @@ impl Worker {
             return Ok(());
         }
         let now = self.clock.now();
-        db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
-            for (id, attempts, target) in &outcomes {
-                record_one(conn, id, *attempts, target, now)?;
-            }
-            Ok(())
-        })
-        .await
+        db::run_write::<_, NotifyError, _>(&self.pool, move |conn| record(conn, &outcomes, now))
+            .await
     }
+}
+
+/// The channels of the deliveries of one claim, by id.
+#[derive(Default)]
+struct Targets {
+    push: HashMap<String, PushSubscriptionRow>,
+    hooks: HashMap<String, WebhookRow>,
 }
 
 /// What came of an e-mail.
@@ -491,78 +524,123 @@ fn count_outcome(target: &Target) {
         .inc();
 }
 
-/// Records what came of one delivery (`id`, tried `attempts` times).
-fn record_one(
+/// Records what came of the deliveries of one pass: each `(id, attempts,
+/// where it went)`. The attempts that ended alike are one statement, and
+/// so are the webhooks that answered.
+fn record(
     conn: &mut crate::db::DbConnection,
-    id: &str,
+    outcomes: &[(String, i32, Target)],
+    now: DateTime<Utc>,
+) -> Result<(), NotifyError> {
+    let mut attempts = Vec::with_capacity(outcomes.len());
+    let mut answered = Vec::new();
+    let mut after = Vec::new();
+    for (id, tried, target) in outcomes {
+        count_outcome(target);
+        let (attempt, then) = outcome(*tried, target, now);
+        if let Some(attempt) = attempt {
+            attempts.push((id.as_str(), attempt));
+        }
+        match then {
+            Then::Nothing => {}
+            Then::Answered(hook) => answered.push(hook),
+            then => after.push(then),
+        }
+    }
+    store::record_attempts(conn, &attempts)?;
+    channel_store::webhooks_succeeded(conn, &answered)?;
+    for then in after {
+        match then {
+            Then::Forget(subscription) => {
+                channel_store::delete_push(conn, None, subscription)?;
+            }
+            Then::Failed {
+                hook,
+                exhausted,
+                reason,
+            } => {
+                let disable_after = if exhausted { 0 } else { i32::MAX };
+                channel_store::webhook_outcome(conn, hook, false, disable_after, &reason)?;
+            }
+            Then::Nothing | Then::Answered(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// What else an attempt changes, besides its delivery.
+enum Then<'a> {
+    Nothing,
+    /// Webhook `0` answered with a 2xx.
+    Answered(&'a str),
+    /// A webhook failed to take it; `exhausted`: for good.
+    Failed {
+        hook: &'a str,
+        exhausted: bool,
+        reason: String,
+    },
+    /// The push service says subscription `0` is no more.
+    Forget(&'a str),
+}
+
+/// How delivery attempt `attempts` that went to `target` ends (`None`:
+/// its row goes with its subscription), and what else it changes.
+fn outcome(
     attempts: i32,
     target: &Target,
     now: DateTime<Utc>,
-) -> Result<(), NotifyError> {
+) -> (Option<Attempted<'_>>, Then<'_>) {
     let at = to_db_time(now);
-    let done = |state, status, error| finished(state, at, status, error);
-    count_outcome(target);
+    let done = |state, status, error| Some(finished(state, at, status, error));
     let (sent, hook) = match target {
         Target::Gone => {
             let gone = done(delivery_state::FAILED, None, Some("its target is gone"));
-            return Ok(store::record_attempt(conn, id, &gone)?);
+            return (gone, Then::Nothing);
         }
         Target::Disabled => {
             let off = done(delivery_state::FAILED, None, Some("its target is off"));
-            return Ok(store::record_attempt(conn, id, &off)?);
+            return (off, Then::Nothing);
         }
-        Target::Webhook(hook, sent) => (sent, Some(hook)),
+        Target::Webhook(hook, sent) => (sent, Some(hook.as_str())),
         Target::Push(_, sent) => (sent, None),
     };
     let status = sent.status.map(i32::from);
     if sent.error.is_none() {
-        store::record_attempt(conn, id, &done(delivery_state::DELIVERED, status, None))?;
-        if let Some(hook) = hook {
-            channel_store::webhook_outcome(conn, hook, true, i32::MAX, "")?;
-        }
-        return Ok(());
+        let delivered = done(delivery_state::DELIVERED, status, None);
+        return (delivered, hook.map_or(Then::Nothing, Then::Answered));
     }
     let error = sent.error.as_deref();
     if let Target::Push(subscription, _) = target {
-        // The push service says this subscription is no more.
         if matches!(sent.status, Some(404 | 410)) {
-            channel_store::delete_push(conn, None, subscription)?;
-            return Ok(());
+            return (None, Then::Forget(subscription));
         }
     }
     let retried = retryable(target, sent)
         .then(|| next_attempt(now, attempts, sent.retry_after))
         .flatten();
-    match retried {
-        Some(at) => store::record_attempt(
-            conn,
-            id,
-            &Attempted {
-                state: delivery_state::PENDING,
-                next_attempt_at: to_db_time(at),
-                status,
-                error,
-                finished_at: None,
-            },
-        )?,
-        None => store::record_attempt(conn, id, &done(delivery_state::FAILED, status, error))?,
-    }
-    if let Some(hook) = hook {
+    let attempt = match retried {
+        Some(at) => Some(Attempted {
+            state: delivery_state::PENDING,
+            next_attempt_at: to_db_time(at),
+            status,
+            error,
+            finished_at: None,
+        }),
+        None => done(delivery_state::FAILED, status, error),
+    };
+    let then = match hook {
         // A delivery that failed for good disables its webhook.
-        let exhausted = retried.is_none();
-        let reason = format!(
-            "deliveries failed for about a day (last: {})",
-            error.unwrap_or("no answer")
-        );
-        channel_store::webhook_outcome(
-            conn,
+        Some(hook) => Then::Failed {
             hook,
-            false,
-            if exhausted { 0 } else { i32::MAX },
-            &reason,
-        )?;
-    }
-    Ok(())
+            exhausted: retried.is_none(),
+            reason: format!(
+                "deliveries failed for about a day (last: {})",
+                error.unwrap_or("no answer")
+            ),
+        },
+        None => Then::Nothing,
+    };
+    (attempt, then)
 }
 
 /// Whether a failed attempt is worth another: to a webhook, any failure;

@@ -222,19 +222,7 @@ pub fn webhook_outcome(
     if succeeded {
         // Only a webhook that had failed changes (most answers find it
         // active with no failures, and write nothing).
-        diesel::update(
-            webhooks::table.find(id).filter(
-                webhooks::consecutive_failures
-                    .ne(0)
-                    .or(webhooks::state.ne(ACTIVE)),
-            ),
-        )
-        .set((
-            webhooks::consecutive_failures.eq(0),
-            webhooks::state.eq(ACTIVE),
-            webhooks::disabled_reason.eq(None::<String>),
-        ))
-        .execute(conn)?;
+        webhooks_succeeded(conn, &[id])?;
         return Ok(false);
     }
     diesel::update(webhooks::table.find(id))
@@ -261,6 +249,99 @@ pub fn preferences(conn: &mut DbConnection, user_id: &str) -> QueryResult<Option
         .select(notification_preferences::channels)
         .get_result(conn)
         .optional()
+}
+
+/// What the fan-out reads of the players of one pass, one statement each
+/// for all of them: their stored preferences, push subscriptions and
+/// webhooks (oldest first, as [`list_push`] and [`list_webhooks`] give one
+/// player's).
+pub struct ChannelsOf {
+    pub preferences: Vec<(String, String)>,
+    pub push: Vec<PushSubscriptionRow>,
+    pub webhooks: Vec<WebhookRow>,
+}
+
+pub fn channels_of(conn: &mut DbConnection, users: &[&str]) -> QueryResult<ChannelsOf> {
+    if users.is_empty() {
+        return Ok(ChannelsOf {
+            preferences: Vec::new(),
+            push: Vec::new(),
+            webhooks: Vec::new(),
+        });
+    }
+    let preferences = notification_preferences::table
+        .filter(notification_preferences::user_id.eq_any(users))
+        .select((
+            notification_preferences::user_id,
+            notification_preferences::channels,
+        ))
+        .load(conn)?;
+    let push = push_subscriptions::table
+        .filter(push_subscriptions::user_id.eq_any(users))
+        .order((
+            push_subscriptions::created_at.asc(),
+            push_subscriptions::id.asc(),
+        ))
+        .select(PushSubscriptionRow::as_select())
+        .load(conn)?;
+    let webhooks = webhooks::table
+        .filter(webhooks::user_id.eq_any(users))
+        .order((webhooks::created_at.asc(), webhooks::id.asc()))
+        .select(WebhookRow::as_select())
+        .load(conn)?;
+    Ok(ChannelsOf {
+        preferences,
+        push,
+        webhooks,
+    })
+}
+
+/// The push subscriptions `push` and webhooks `hooks` that exist, whoever
+/// owns them (what the deliveries of one claim go to), in one statement
+/// each.
+pub fn find_targets(
+    conn: &mut DbConnection,
+    push: &[&str],
+    hooks: &[&str],
+) -> QueryResult<(Vec<PushSubscriptionRow>, Vec<WebhookRow>)> {
+    let push = match push.is_empty() {
+        true => Vec::new(),
+        false => push_subscriptions::table
+            .filter(push_subscriptions::id.eq_any(push))
+            .select(PushSubscriptionRow::as_select())
+            .load(conn)?,
+    };
+    let hooks = match hooks.is_empty() {
+        true => Vec::new(),
+        false => webhooks::table
+            .filter(webhooks::id.eq_any(hooks))
+            .select(WebhookRow::as_select())
+            .load(conn)?,
+    };
+    Ok((push, hooks))
+}
+
+/// Records that deliveries to webhooks `ids` succeeded: [`webhook_outcome`]
+/// of a success for each, in one statement.
+pub fn webhooks_succeeded(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<()> {
+    use webhook_state::ACTIVE;
+    if ids.is_empty() {
+        return Ok(());
+    }
+    diesel::update(
+        webhooks::table.filter(webhooks::id.eq_any(ids)).filter(
+            webhooks::consecutive_failures
+                .ne(0)
+                .or(webhooks::state.ne(ACTIVE)),
+        ),
+    )
+    .set((
+        webhooks::consecutive_failures.eq(0),
+        webhooks::state.eq(ACTIVE),
+        webhooks::disabled_reason.eq(None::<String>),
+    ))
+    .execute(conn)
+    .map(|_| ())
 }
 
 /// Stores the preferences (JSON) of `user_id`.

@@ -39,6 +39,18 @@ pub fn find(conn: &mut DbConnection, user_id: &str) -> QueryResult<Option<EmailR
         .optional()
 }
 
+/// The verified addresses of `users` that have one, in one statement.
+pub fn find_verified(conn: &mut DbConnection, users: &[&str]) -> QueryResult<Vec<EmailRow>> {
+    if users.is_empty() {
+        return Ok(Vec::new());
+    }
+    email_addresses::table
+        .filter(email_addresses::user_id.eq_any(users))
+        .filter(email_addresses::verified_at.is_not_null())
+        .select(EmailRow::as_select())
+        .load(conn)
+}
+
 /// Replaces the address of `row.user_id` with `row`.
 pub fn put(conn: &mut DbConnection, row: &EmailRow) -> QueryResult<()> {
     diesel::delete(email_addresses::table.find(&row.user_id)).execute(conn)?;

@@ -26,7 +26,7 @@ use crate::db::DbConnection;
 use crate::schema::events;
 use crate::storage::to_db_time;
 
-#[derive(Debug, Queryable, Selectable, Insertable)]
+#[derive(Debug, Queryable, QueryableByName, Selectable, Insertable)]
 #[diesel(table_name = events)]
 pub struct EventRow {
     pub user_id: String,
@@ -278,6 +278,55 @@ pub fn list_after(
         .limit(limit)
         .select(EventRow::as_select())
         .load(conn)
+}
+
+/// The events after each `(user_id, cursor)` of `after`, at most `limit`
+/// a player, ordered by player and then oldest first (the fan-out's read
+/// of a pass: docs/notifications.md, "The outbox"). PostgreSQL: one
+/// statement for all the players; SQLite: one per player, in process.
+pub fn list_after_each(
+    conn: &mut DbConnection,
+    after: &[(String, i64)],
+    limit: i64,
+) -> Result<Vec<EventRow>, DieselError> {
+    use diesel::sql_types::{Array, BigInt, Text};
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            let (users, cursors): (Vec<&str>, Vec<i64>) = after
+                .iter()
+                .map(|(user, seq)| (user.as_str(), *seq))
+                .unzip();
+            diesel::sql_query(
+                "SELECT e.user_id, e.seq, e.kind, e.game_id, e.payload, e.created_at \
+                 FROM unnest($1::text[], $2::bigint[]) AS c(user_id, seq) \
+                 CROSS JOIN LATERAL (SELECT * FROM events \
+                     WHERE events.user_id = c.user_id AND events.seq > c.seq \
+                     ORDER BY events.seq LIMIT $3) AS e \
+                 ORDER BY e.user_id, e.seq",
+            )
+            .bind::<Array<Text>, _>(users)
+            .bind::<Array<BigInt>, _>(cursors)
+            .bind::<BigInt, _>(limit)
+            .load(pg)
+        }
+        DbConnection::Sqlite(_) => {
+            let mut sorted: Vec<&(String, i64)> = after.iter().collect();
+            sorted.sort_unstable();
+            let mut rows = Vec::new();
+            for (user, seq) in sorted {
+                rows.extend(
+                    events::table
+                        .filter(events::user_id.eq(user))
+                        .filter(events::seq.gt(seq))
+                        .order(events::seq.asc())
+                        .limit(limit)
+                        .select(EventRow::as_select())
+                        .load(conn)?,
+                );
+            }
+            Ok(rows)
+        }
+    }
 }
 
 /// The id of the user's newest event (0 when there is none).

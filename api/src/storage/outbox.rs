@@ -11,6 +11,8 @@
 //! `next_attempt_at` moves past the lease before it is sent, so one whose
 //! process died mid-delivery is taken again when the lease runs out.
 
+use std::collections::HashSet;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -101,15 +103,69 @@ pub fn advance_cursor_from(
     .map(|changed| changed == 1)
 }
 
+/// Moves each cursor `(user_id, from, to)` from `from` to `to`, where it
+/// is still at `from` ([`advance_cursor_from`] for many). Returns the
+/// players whose cursor moved. PostgreSQL: one statement.
+pub fn advance_cursors_from(
+    conn: &mut DbConnection,
+    moves: &[(&str, i64, i64)],
+) -> QueryResult<HashSet<String>> {
+    use diesel::sql_types::{Array, BigInt, Text};
+    #[derive(QueryableByName)]
+    struct Moved {
+        #[diesel(sql_type = Text)]
+        user_id: String,
+    }
+    if moves.is_empty() {
+        return Ok(HashSet::new());
+    }
+    match conn {
+        DbConnection::Postgresql(pg) => {
+            let users: Vec<&str> = moves.iter().map(|m| m.0).collect();
+            let from: Vec<i64> = moves.iter().map(|m| m.1).collect();
+            let to: Vec<i64> = moves.iter().map(|m| m.2).collect();
+            let moved: Vec<Moved> = diesel::sql_query(
+                "UPDATE notification_cursors AS c SET seq = m.to_seq \
+                 FROM unnest($1::text[], $2::bigint[], $3::bigint[]) \
+                     AS m(user_id, from_seq, to_seq) \
+                 WHERE c.user_id = m.user_id AND c.seq = m.from_seq \
+                 RETURNING c.user_id",
+            )
+            .bind::<Array<Text>, _>(users)
+            .bind::<Array<BigInt>, _>(from)
+            .bind::<Array<BigInt>, _>(to)
+            .load(pg)?;
+            Ok(moved.into_iter().map(|m| m.user_id).collect())
+        }
+        DbConnection::Sqlite(_) => {
+            let mut moved = HashSet::new();
+            for (user, from, to) in moves {
+                if advance_cursor_from(conn, user, *from, *to)? {
+                    moved.insert((*user).to_owned());
+                }
+            }
+            Ok(moved)
+        }
+    }
+}
+
+/// Rows of one insert on PostgreSQL: 14 parameters each, well under its
+/// 65,535 a statement.
+const INSERT_CHUNK: usize = 2_000;
+
 pub fn insert_deliveries(conn: &mut DbConnection, rows: &[DeliveryRow]) -> QueryResult<()> {
     if rows.is_empty() {
         return Ok(());
     }
     match conn {
-        DbConnection::Postgresql(pg) => diesel::insert_into(deliveries::table)
-            .values(rows)
-            .execute(pg)
-            .map(|_| ()),
+        DbConnection::Postgresql(pg) => {
+            for chunk in rows.chunks(INSERT_CHUNK) {
+                diesel::insert_into(deliveries::table)
+                    .values(chunk)
+                    .execute(pg)?;
+            }
+            Ok(())
+        }
         // SQLite's diesel takes a batch only as separate statements.
         DbConnection::Sqlite(sqlite) => {
             for row in rows {
@@ -280,7 +336,7 @@ pub fn hand_back(
 pub const EMAIL_CODE: &str = "email_code";
 
 /// The end of one attempt of delivery `id`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempted<'a> {
     pub state: &'static str,
     pub next_attempt_at: NaiveDateTime,
@@ -289,22 +345,41 @@ pub struct Attempted<'a> {
     pub finished_at: Option<NaiveDateTime>,
 }
 
+/// Records the attempts of many deliveries: those that ended alike (most
+/// often, all delivered at the same instant with the same status) in one
+/// statement.
+pub fn record_attempts(
+    conn: &mut DbConnection,
+    attempts: &[(&str, Attempted<'_>)],
+) -> QueryResult<()> {
+    let mut alike: Vec<(&Attempted<'_>, Vec<&str>)> = Vec::new();
+    for (id, attempt) in attempts {
+        match alike.iter_mut().find(|(other, _)| *other == attempt) {
+            Some((_, ids)) => ids.push(id),
+            None => alike.push((attempt, vec![id])),
+        }
+    }
+    for (attempt, ids) in alike {
+        diesel::update(deliveries::table.filter(deliveries::id.eq_any(&ids)))
+            .set((
+                deliveries::state.eq(attempt.state),
+                deliveries::next_attempt_at.eq(attempt.next_attempt_at),
+                deliveries::last_status.eq(attempt.status),
+                deliveries::last_error.eq(attempt.error),
+                deliveries::finished_at.eq(attempt.finished_at),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
 /// Records an attempt of delivery `id`.
 pub fn record_attempt(
     conn: &mut DbConnection,
     id: &str,
     attempt: &Attempted<'_>,
 ) -> QueryResult<()> {
-    diesel::update(deliveries::table.find(id))
-        .set((
-            deliveries::state.eq(attempt.state),
-            deliveries::next_attempt_at.eq(attempt.next_attempt_at),
-            deliveries::last_status.eq(attempt.status),
-            deliveries::last_error.eq(attempt.error),
-            deliveries::finished_at.eq(attempt.finished_at),
-        ))
-        .execute(conn)
-        .map(|_| ())
+    record_attempts(conn, &[(id, attempt.clone())])
 }
 
 /// The newest `limit` deliveries to webhook `webhook_id`.
@@ -354,6 +429,18 @@ pub struct GameBrief {
     pub blue_name: Option<String>,
     pub turn: Option<String>,
     pub deadline: Option<NaiveDateTime>,
+}
+
+/// The headers of games `ids` that exist, `(id, brief)`, in one statement.
+pub fn game_briefs(conn: &mut DbConnection, ids: &[&str]) -> QueryResult<Vec<(String, GameBrief)>> {
+    use crate::schema::games;
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    games::table
+        .filter(games::id.eq_any(ids))
+        .select((games::id, GameBrief::as_select()))
+        .load(conn)
 }
 
 pub fn game_brief(conn: &mut DbConnection, game_id: &str) -> QueryResult<Option<GameBrief>> {

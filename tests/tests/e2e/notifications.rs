@@ -13,7 +13,7 @@ use tokio::net::TcpListener;
 
 use crate::harness::{assert_problem, spawn_app_on, TestApp, TestUser};
 use crate::process::ServerProcess;
-use crate::support::{get_json, post_ok, start_game};
+use crate::support::{get_json, play_move, post_ok, start_game};
 
 /// One request the receiver got.
 #[derive(Debug, Clone)]
@@ -359,6 +359,153 @@ backend_tests! {
         assert_eq!(body["type"], "game_started", "{body}");
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(receiver.received().len(), 1, "your_move is off for webhooks");
+    }
+
+    async fn each_player_of_a_pass_is_told_only_of_their_own_game(
+        app, config = outbound_to_loopback
+    ) {
+        // Four players in two games, each with a webhook of their own: a
+        // pass reads them all together, and each gets their own notice.
+        let mut players = Vec::new();
+        for name in ["ann_apart", "bob_apart", "cat_apart", "dan_apart"] {
+            let user = app.register_user(name).await;
+            let receiver = Receiver::start().await;
+            let created = create_webhook(&app, &user, json!({"url": receiver.url})).await;
+            let secret = created["secret"].as_str().unwrap().to_owned();
+            players.push((user, receiver, secret));
+        }
+        let [(ann, ..), (bob, ..), (cat, ..), (dan, ..)] = &players[..] else {
+            unreachable!()
+        };
+        let first = start_game(&app, ann, bob, 3).await;
+        let second = start_game(&app, cat, dan, 3).await;
+        // Red moves in both: then blue is to move in both.
+        let ann_moved = play_move(&app, &first, ann, 0).await;
+        let cat_moved = play_move(&app, &second, cat, 1).await;
+        // Red is told it is their move; blue was challenged, then told.
+        let red = ["your_move"].as_slice();
+        let blue = ["challenge_received", "your_move"].as_slice();
+        let expected = [
+            (&first, "bob_apart", red, None),
+            (&first, "ann_apart", blue, Some(ann_moved)),
+            (&second, "dan_apart", red, None),
+            (&second, "cat_apart", blue, Some(cat_moved)),
+        ];
+        for ((user, receiver, secret), (game, opponent, told, moved)) in
+            players.iter().zip(expected.clone())
+        {
+            let got = receiver.wait_for(told.len()).await;
+            let bodies: Vec<Value> = got.iter().map(|r| verified(r, secret)).collect();
+            let types: Vec<&str> = bodies.iter().map(|b| b["type"].as_str().unwrap()).collect();
+            assert_eq!(types, told, "{}: {bodies:?}", user.username);
+            for body in &bodies {
+                assert_eq!(body["data"]["game_id"], game.as_str(), "{body}");
+                assert_eq!(body["data"]["opponent"], opponent, "{body}");
+            }
+            let last = &bodies[told.len() - 1];
+            match moved {
+                Some((from, to)) => {
+                    assert_eq!(last["data"]["last_move"], json!({"from": from, "to": to}));
+                }
+                None => assert_eq!(last["data"].get("last_move"), None, "{last}"),
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        for ((user, receiver, _), (.., told, _)) in players.iter().zip(expected) {
+            assert_eq!(receiver.received().len(), told.len(), "{}", user.username);
+        }
+    }
+
+    async fn a_pass_reads_each_players_own_events_and_moves_only_cursors_still_in_place(app) {
+        use api::schema::notification_cursors;
+        use api::storage::events::{list_after_each, record_all, NewEventRow};
+        use api::storage::outbox::advance_cursors_from;
+        use diesel::prelude::*;
+        let mut users = Vec::new();
+        for name in ["ann_turns", "bob_turns", "cat_turns"] {
+            users.push(app.register_user(name).await.id);
+        }
+        let found = api::db::run(&app.pool, move |conn| {
+            let uuid = |user: &String| uuid::Uuid::parse_str(user).unwrap();
+            let mut new = Vec::new();
+            for (user, count) in users.iter().zip([5, 3, 2]) {
+                for _ in 0..count {
+                    new.push(NewEventRow {
+                        user_id: uuid(user),
+                        kind: "your_turn",
+                        game_id: None,
+                        payload: "{}",
+                    });
+                }
+            }
+            let numbers = record_all(conn, chrono::Utc::now(), &new)?;
+            // Each player's first new event number.
+            let first = [numbers[0], numbers[5], numbers[8]];
+            // Ann has 4 events after her cursor, Bob 3, Cat none.
+            let cursors = [first[0], first[1] - 1, first[2] + 1];
+            for (user, seq) in users.iter().zip(cursors) {
+                diesel::insert_into(notification_cursors::table)
+                    .values((
+                        notification_cursors::user_id.eq(user),
+                        notification_cursors::seq.eq(seq),
+                    ))
+                    .execute(conn)?;
+            }
+            let after: Vec<(String, i64)> = users.iter().cloned().zip(cursors).collect();
+            let read: Vec<(String, i64)> = list_after_each(conn, &after, 2)?
+                .into_iter()
+                .map(|row| (row.user_id, row.seq))
+                .collect();
+            // Bob's cursor was moved by another pass since it was read.
+            let (a, b, c) = (&users[0], &users[1], &users[2]);
+            let moved = advance_cursors_from(
+                conn,
+                &[
+                    (a.as_str(), cursors[0], first[0] + 2),
+                    (b.as_str(), cursors[1] - 5, first[1] + 1),
+                    (c.as_str(), cursors[2], first[2] + 1),
+                ],
+            )?;
+            let now: Vec<(String, i64)> = notification_cursors::table
+                .filter(notification_cursors::user_id.eq_any(&users))
+                .select((notification_cursors::user_id, notification_cursors::seq))
+                .load(conn)?;
+            Ok((users, first, read, moved, now))
+        })
+        .await
+        .unwrap();
+        let (users, first, read, moved, now) = found;
+        let (ann, bob, cat) = (&users[0], &users[1], &users[2]);
+        // Each player's own events after their own cursor, at most 2 each,
+        // player by player and oldest first.
+        let mut expected = vec![
+            (ann.clone(), first[0] + 1),
+            (ann.clone(), first[0] + 2),
+            (bob.clone(), first[1]),
+            (bob.clone(), first[1] + 1),
+        ];
+        expected.sort();
+        // (Player by player in the database's order of ids.)
+        let mut sorted = read.clone();
+        sorted.sort();
+        assert_eq!(sorted, expected);
+        assert_eq!(read[0].0, read[1].0, "{read:?}");
+        assert!(read[0].1 < read[1].1 && read[2].1 < read[3].1, "{read:?}");
+        // Only the cursors still where they were read moved.
+        let mut want: Vec<&String> = vec![ann, cat];
+        want.sort();
+        let mut moved: Vec<String> = moved.into_iter().collect();
+        moved.sort();
+        assert_eq!(moved.iter().collect::<Vec<_>>(), want);
+        let mut cursors = vec![
+            (ann.clone(), first[0] + 2),
+            (bob.clone(), first[1] - 1),
+            (cat.clone(), first[2] + 1),
+        ];
+        cursors.sort();
+        let mut now = now;
+        now.sort();
+        assert_eq!(now, cursors);
     }
 
     async fn a_deleted_account_takes_its_channels_with_it(app, config = outbound_to_loopback) {
