@@ -365,9 +365,16 @@ fn unsubscribe_path(message: &Message) -> String {
     path.to_owned()
 }
 
-/// Nothing about a piece is ever mailed.
+/// Nothing about a piece is ever mailed. (The unsubscribe link is left
+/// out: its signed token is random base64url, which spells "spy" or "rank"
+/// once in a few hundred messages.)
 fn assert_no_piece(message: &Message) {
-    let text = format!("{} {}", message.subject(), message.text).to_ascii_lowercase();
+    let mut text = format!("{} {}", message.subject(), message.text);
+    if let Some(header) = message.headers.get("list-unsubscribe") {
+        let url = header.trim_start_matches('<').trim_end_matches('>');
+        text = text.replace(url, "");
+    }
+    let text = text.to_ascii_lowercase();
     for word in [
         "rank",
         "piece",
