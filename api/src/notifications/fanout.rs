@@ -36,10 +36,13 @@ pub const EVENTS_PER_PLAYER: i64 = 200;
 
 /// What one pass of the fan-out found to write: per player, the cursor it
 /// read, the newest event it fanned out and the deliveries of the events
-/// between; and whether players may be left for another pass.
+/// between; and where the next pass goes on.
 pub struct Plan {
     players: Vec<PlayerPlan>,
-    pub more: bool,
+    /// The last player this pass claimed, when it claimed as many as it
+    /// may (players after them may be behind too): the next pass goes on
+    /// after them. `None`: the next pass starts from the first player.
+    pub resume_after: Option<String>,
 }
 
 struct PlayerPlan {
@@ -49,9 +52,14 @@ struct PlayerPlan {
     rows: Vec<DeliveryRow>,
 }
 
-/// Reads the pending events of up to [`PLAYERS_PER_PASS`] players and
+/// Reads the pending events of up to [`PLAYERS_PER_PASS`] players after
+/// player `after` (in the order of their ids; `None`: from the first) and
 /// turns them into deliveries, writing nothing ([`write`] does).
 /// `email`: whether e-mail is configured on this server.
+///
+/// The passes take the players behind in turns, each pass going on where
+/// the one before stopped: with more players behind than a pass takes,
+/// the first ones in the order of ids never keep the others waiting.
 ///
 /// A pass reads in a handful of statements, whatever the number of its
 /// players: the cursors, the events after them, the players' preferences,
@@ -61,9 +69,13 @@ pub fn plan(
     conn: &mut DbConnection,
     now: DateTime<Utc>,
     email: bool,
+    after: Option<&str>,
 ) -> Result<Plan, diesel::result::Error> {
-    let behind = store::claim_cursors_behind(conn, PLAYERS_PER_PASS)?;
-    let more = i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS;
+    let behind = store::claim_cursors_behind(conn, after.unwrap_or(""), PLAYERS_PER_PASS)?;
+    let resume_after = match i64::try_from(behind.len()).unwrap_or(i64::MAX) >= PLAYERS_PER_PASS {
+        true => behind.last().map(|(user, _)| user.clone()),
+        false => None,
+    };
     let behind: Vec<(String, i64)> = behind
         .into_iter()
         .filter(|(user, _)| Uuid::parse_str(user).is_ok())
@@ -118,7 +130,10 @@ pub fn plan(
             rows,
         });
     }
-    Ok(Plan { players, more })
+    Ok(Plan {
+        players,
+        resume_after,
+    })
 }
 
 /// Writes what [`plan`] found, player by player: the deliveries with the
@@ -521,7 +536,7 @@ mod tests {
                     )],
                 },
             ],
-            more: false,
+            resume_after: None,
         };
         assert_eq!(write(&mut conn, plan).unwrap(), 1);
         use crate::schema::{deliveries, notification_cursors};

@@ -139,21 +139,27 @@ pub fn spawn(
     Ok(tokio::spawn(async move {
         let mut last_prune = None;
         let mut last_fan_out: Option<std::time::Instant> = None;
+        // Where the next fan-out goes on, when the last one left players
+        // behind it.
+        let mut resume_after: Option<String> = None;
         let stop = notifier.shutdown_signal();
         tokio::pin!(stop);
         loop {
             if notifier.is_shutting_down() {
                 return;
             }
-            // Events are fanned out at most once a poll interval, however
-            // busy the sending: a player's events of that interval go
-            // together (a "your move" made stale by a newer one is never
-            // written), and the fan-out's transaction does not compete
-            // with the moves more often than that.
-            let fan_out = last_fan_out.is_none_or(|at| at.elapsed() >= worker.outbox.poll);
-            if fan_out {
+            // A player's events are fanned out at most once a poll
+            // interval, however busy the sending: their events of that
+            // interval go together (a "your move" made stale by a newer
+            // one is never written), and the fan-out's transaction does
+            // not compete with the moves more often than that. A fan-out
+            // that left players behind it goes on with them at once.
+            let fan_out = resume_after.is_some()
+                || last_fan_out.is_none_or(|at| at.elapsed() >= worker.outbox.poll);
+            if fan_out && resume_after.is_none() {
                 last_fan_out = Some(std::time::Instant::now());
             }
+            let from = fan_out.then(|| resume_after.take());
             crate::metrics::METRICS
                 .sweeps
                 .with_label_values(&["outbox"])
@@ -172,7 +178,7 @@ pub fn spawn(
                 }
             };
             let passed = tokio::select! {
-                passed = worker.pass(fan_out) => passed,
+                passed = worker.pass(from) => passed,
                 () = late => {
                     worker.hand_back().await;
                     return;
@@ -180,7 +186,10 @@ pub fn spawn(
             };
             worker.let_go();
             let busy = match passed {
-                Ok(busy) => busy,
+                Ok((busy, after)) => {
+                    resume_after = after;
+                    busy || resume_after.is_some()
+                }
                 Err(error) => {
                     tracing::warn!(%error, "outbox pass failed");
                     false
@@ -266,28 +275,33 @@ impl Worker {
         }
     }
 
-    /// Fans out (when `fan_out`), then sends what is due. Returns whether
-    /// there may be more work right away.
-    async fn pass(&self, fan_out: bool) -> Result<bool, NotifyError> {
+    /// Fans out (when `fan_out`: after the player it holds, if any), then
+    /// sends what is due. Returns whether there may be more to send right
+    /// away, and the player the next fan-out goes on after (if players may
+    /// be behind after them).
+    async fn pass(
+        &self,
+        fan_out: Option<Option<String>>,
+    ) -> Result<(bool, Option<String>), NotifyError> {
         let now = self.clock.now();
         let email = self.outbox.email.is_some();
-        let mut more = false;
-        if fan_out {
+        let mut resume_after = None;
+        if let Some(after) = fan_out {
             // The reading off SQLite's writer: requests' writes never
             // wait behind it.
-            let (fanned, behind) = db::run_prepared_write::<_, _, NotifyError, _, _>(
+            let (fanned, resume) = db::run_prepared_write::<_, _, NotifyError, _, _>(
                 &self.pool,
-                move |conn| Ok(super::fanout::plan(conn, now, email)?),
+                move |conn| Ok(super::fanout::plan(conn, now, email, after.as_deref())?),
                 |conn, plan| {
-                    let more = plan.more;
-                    Ok((super::fanout::write(conn, plan)?, more))
+                    let resume = plan.resume_after.clone();
+                    Ok((super::fanout::write(conn, plan)?, resume))
                 },
             )
             .await?;
             if fanned > 0 {
                 tracing::debug!(deliveries = fanned, "events fanned out");
             }
-            more = behind;
+            resume_after = resume;
         }
         let lease_until = to_db_time(now + LEASE);
         let claimed = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
@@ -327,7 +341,7 @@ impl Worker {
             // Their leases run out, and they are sent again (at least once).
             tracing::warn!(deliveries = count, %error, "delivery outcomes not recorded");
         }
-        Ok(more || full)
+        Ok((full, resume_after))
     }
 
     async fn prune(&self, now: DateTime<Utc>) -> Result<(), NotifyError> {

@@ -47,11 +47,14 @@ pub struct DeliveryRow {
 }
 
 /// Claims up to `limit` players whose events after their cursor are not
-/// yet turned into deliveries: `(user_id, cursor)`. On PostgreSQL, call it
-/// inside the transaction that turns them and moves the cursors (its rows
-/// stay locked until then); on SQLite it only reads them.
+/// yet turned into deliveries, the first after player `after` in the order
+/// of their ids (`""`: from the first): `(user_id, cursor)`, in that
+/// order. On PostgreSQL, call it inside the transaction that turns them
+/// and moves the cursors (its rows stay locked until then); on SQLite it
+/// only reads them.
 pub fn claim_cursors_behind(
     conn: &mut DbConnection,
+    after: &str,
     limit: i64,
 ) -> QueryResult<Vec<(String, i64)>> {
     use diesel::sql_types::{BigInt, Text};
@@ -67,18 +70,21 @@ pub fn claim_cursors_behind(
         DbConnection::Postgresql(pg) => diesel::sql_query(
             "SELECT c.user_id, c.seq FROM notification_cursors c \
              JOIN event_counters e ON e.user_id = c.user_id \
-             WHERE e.last_seq > c.seq \
-             ORDER BY c.user_id LIMIT $1 \
+             WHERE e.last_seq > c.seq AND c.user_id > $1 \
+             ORDER BY c.user_id LIMIT $2 \
              FOR UPDATE OF c SKIP LOCKED",
         )
+        .bind::<Text, _>(after)
         .bind::<BigInt, _>(limit)
         .load(pg)?,
         DbConnection::Sqlite(sqlite) => diesel::sql_query(
             "SELECT c.user_id, c.seq FROM notification_cursors c \
              WHERE EXISTS (SELECT 1 FROM events e \
                            WHERE e.user_id = c.user_id AND e.seq > c.seq) \
+               AND c.user_id > ? \
              ORDER BY c.user_id LIMIT ?",
         )
+        .bind::<Text, _>(after)
         .bind::<BigInt, _>(limit)
         .load(sqlite)?,
     };

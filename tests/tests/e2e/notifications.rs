@@ -416,10 +416,10 @@ backend_tests! {
         }
     }
 
-    async fn a_pass_reads_each_players_own_events_and_moves_only_cursors_still_in_place(app) {
+    async fn fan_out_passes_take_players_in_turns_each_with_their_own_events(app) {
         use api::schema::notification_cursors;
         use api::storage::events::{list_after_each, record_all, NewEventRow};
-        use api::storage::outbox::advance_cursors_from;
+        use api::storage::outbox::{advance_cursors_from, claim_cursors_behind};
         use diesel::prelude::*;
         let mut users = Vec::new();
         for name in ["ann_turns", "bob_turns", "cat_turns"] {
@@ -451,6 +451,13 @@ backend_tests! {
                     ))
                     .execute(conn)?;
             }
+            let ids = |claimed: Vec<(String, i64)>| -> Vec<String> {
+                claimed.into_iter().map(|(user, _)| user).collect()
+            };
+            let all = ids(claim_cursors_behind(conn, "", 10)?);
+            let one = ids(claim_cursors_behind(conn, "", 1)?);
+            let two = ids(claim_cursors_behind(conn, &one[0], 1)?);
+            let three = ids(claim_cursors_behind(conn, &two[0], 1)?);
             let after: Vec<(String, i64)> = users.iter().cloned().zip(cursors).collect();
             let read: Vec<(String, i64)> = list_after_each(conn, &after, 2)?
                 .into_iter()
@@ -470,12 +477,23 @@ backend_tests! {
                 .filter(notification_cursors::user_id.eq_any(&users))
                 .select((notification_cursors::user_id, notification_cursors::seq))
                 .load(conn)?;
-            Ok((users, first, read, moved, now))
+            Ok((users, first, all, one, two, three, read, moved, now))
         })
         .await
         .unwrap();
-        let (users, first, read, moved, now) = found;
+        let (users, first, all, one, two, three, read, moved, now) = found;
         let (ann, bob, cat) = (&users[0], &users[1], &users[2]);
+        // Only Ann and Bob are behind, taken in the order of their ids,
+        // each pass going on after the one before.
+        let mut behind = all.clone();
+        behind.sort();
+        assert_eq!(behind, {
+            let mut both = vec![ann.clone(), bob.clone()];
+            both.sort();
+            both
+        });
+        assert_eq!([one, two].concat(), all);
+        assert!(three.is_empty(), "{three:?}");
         // Each player's own events after their own cursor, at most 2 each,
         // player by player and oldest first.
         let mut expected = vec![
