@@ -4,13 +4,14 @@
 //! outbox delivers. A run then shows whether the outbox was delivering
 //! while the moves were timed, and what the deliveries cost the moves.
 //!
-//! The receiver reads a request's head and its `Content-Length` body,
-//! answers `201 Created` with an empty body and closes the connection (the
-//! server's sender opens one per delivery; no keep-alive). It is bounded:
-//! at most [`MAX_CONNECTIONS`] connections at once, [`MAX_HEAD_BYTES`] of
-//! head, [`MAX_BODY_BYTES`] of body, [`CONNECTION_TIMEOUT`] per connection.
-//! Anything else is counted as refused and the connection dropped. It
-//! stops when the [`Receiver`] is dropped.
+//! The receiver reads a request's head and its `Content-Length` body and
+//! answers `201 Created` with an empty body, keeping the connection for
+//! the next request as the push services of browsers do (the server's
+//! sender reuses it). It is bounded: at most [`MAX_CONNECTIONS`]
+//! connections at once, [`MAX_HEAD_BYTES`] of head, [`MAX_BODY_BYTES`] of
+//! body, [`REQUEST_TIMEOUT`] per request and [`IDLE_TIMEOUT`] between
+//! requests. Anything else is counted as refused and the connection
+//! dropped. It stops when the [`Receiver`] is dropped.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,8 +35,11 @@ const MAX_CONNECTIONS: usize = 256;
 const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// The largest body read (a Web Push body is at most 4,096 bytes).
 const MAX_BODY_BYTES: usize = 64 * 1024;
-/// How long one connection may take, from accept to answer.
-const CONNECTION_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one request may take, from its first byte to its answer.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection may wait for its next request (longer than the
+/// sender keeps an idle connection, so the sender is the one to close).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 /// Channels registered at once.
 const REGISTERING_AT_ONCE: usize = 8;
 
@@ -138,15 +142,7 @@ impl Receiver {
                 };
                 let counts = Arc::clone(&serving);
                 connections.spawn(async move {
-                    let kind = tokio::time::timeout(CONNECTION_TIMEOUT, serve(socket))
-                        .await
-                        .unwrap_or(None);
-                    let counter = match kind {
-                        Some(Kind::Webhook) => &counts.webhook,
-                        Some(Kind::Push) => &counts.push,
-                        None => &counts.refused,
-                    };
-                    counter.fetch_add(1, Ordering::Relaxed);
+                    serve(socket, &counts).await;
                     drop(permit);
                 });
                 // Reap the finished ones, so the set stays small.
@@ -179,23 +175,57 @@ enum Kind {
     Push,
 }
 
-/// Reads one request and answers it; what it was, or `None` if it was
-/// refused (the connection is then dropped without an answer).
-async fn serve(mut socket: TcpStream) -> Option<Kind> {
+/// Serves the requests of one connection, counting each, until the sender
+/// closes it, it stays idle too long, or a request is refused (counted,
+/// and the connection dropped without an answer).
+async fn serve(mut socket: TcpStream, counts: &Counts) {
     let mut buffer = Vec::with_capacity(4096);
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
+    loop {
+        // Waiting for the first byte of the next request.
+        if buffer.is_empty() {
+            match tokio::time::timeout(IDLE_TIMEOUT, read_more(&mut socket, &mut buffer)).await {
+                Ok(Some(())) => {}
+                Ok(None) | Err(_) => return,
+            }
         }
-        buffer.extend_from_slice(&chunk[..n]);
+        let served = tokio::time::timeout(REQUEST_TIMEOUT, request(&mut socket, &mut buffer))
+            .await
+            .unwrap_or(None);
+        let counter = match served {
+            Some(Kind::Webhook) => &counts.webhook,
+            Some(Kind::Push) => &counts.push,
+            None => &counts.refused,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        if served.is_none() {
+            return;
+        }
+    }
+}
+
+/// Reads what the socket has into `buffer`; `None` at its end or error.
+async fn read_more(socket: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<()> {
+    let mut chunk = [0u8; 4096];
+    let n = socket.read(&mut chunk).await.ok()?;
+    if n == 0 {
+        return None;
+    }
+    buffer.extend_from_slice(&chunk[..n]);
+    Some(())
+}
+
+/// Reads one request (its start may be in `buffer` already) and answers
+/// it, leaving in `buffer` what came after it; what it was, or `None` if
+/// it was refused.
+async fn request(socket: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<Kind> {
+    let head_end = loop {
         if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
             break at + 4;
         }
         if buffer.len() > MAX_HEAD_BYTES {
             return None;
         }
+        read_more(socket, buffer).await?;
     };
     let head = std::str::from_utf8(&buffer[..head_end]).ok()?;
     let mut lines = head.split("\r\n");
@@ -229,17 +259,13 @@ async fn serve(mut socket: TcpStream) -> Option<Kind> {
         return None;
     }
     while buffer.len() < head_end + length {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
+        read_more(socket, buffer).await?;
     }
+    buffer.drain(..head_end + length);
     socket
-        .write_all(b"HTTP/1.1 201 Created\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+        .write_all(b"HTTP/1.1 201 Created\r\ncontent-length: 0\r\n\r\n")
         .await
         .ok()?;
-    let _ = socket.shutdown().await;
     Some(kind)
 }
 
@@ -312,8 +338,9 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
-    /// A webhook and a push are counted apart and answered 201; another
-    /// path, or a body larger than it says it is, is refused unanswered.
+    /// A webhook and a push are counted apart and answered 201, one after
+    /// the other on a connection kept open; another path, or a body
+    /// larger than it says it is, is refused unanswered.
     #[tokio::test]
     async fn the_receiver_counts_webhooks_and_pushes_apart() {
         let receiver = Receiver::start().await.unwrap();
@@ -321,6 +348,8 @@ mod tests {
         let send = |request: &'static [u8]| async move {
             let mut socket = TcpStream::connect(address).await.unwrap();
             socket.write_all(request).await.unwrap();
+            // The receiver answers, then sees the end and closes.
+            socket.shutdown().await.unwrap();
             let mut answer = Vec::new();
             let _ = socket.read_to_end(&mut answer).await;
             String::from_utf8(answer).unwrap()
@@ -330,6 +359,17 @@ mod tests {
         let answer =
             send(b"POST /push/7 HTTP/1.1\r\nhost: x\r\ncontent-length: 3\r\n\r\nabc").await;
         assert!(answer.starts_with("HTTP/1.1 201 "), "{answer}");
+        // Two requests on one connection: both answered.
+        let answer = send(
+            b"POST /hook HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}\
+              POST /push/8 HTTP/1.1\r\ncontent-length: 1\r\n\r\nx",
+        )
+        .await;
+        assert_eq!(
+            answer.matches("HTTP/1.1 201 Created\r\n").count(),
+            2,
+            "{answer}"
+        );
         let answer = send(b"POST /elsewhere HTTP/1.1\r\ncontent-length: 0\r\n\r\n").await;
         assert_eq!(answer, "");
         let answer = send(b"POST /hook HTTP/1.1\r\ncontent-length: 999999\r\n\r\n").await;
@@ -345,11 +385,11 @@ mod tests {
         assert_eq!(
             got,
             Deliveries {
-                webhook: 1,
-                push: 1,
+                webhook: 2,
+                push: 2,
                 refused: 2
             }
         );
-        assert_eq!(got.since(&Deliveries::default()).total(), 2);
+        assert_eq!(got.since(&Deliveries::default()).total(), 4);
     }
 }
