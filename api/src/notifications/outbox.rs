@@ -303,6 +303,20 @@ impl Worker {
             }
             resume_after = resume;
         }
+        // A failed send keeps where the fan-out goes on.
+        let full = match self.send_due(now, email).await {
+            Ok(full) => full,
+            Err(error) => {
+                tracing::warn!(%error, "outbox sending failed");
+                false
+            }
+        };
+        Ok((full, resume_after))
+    }
+
+    /// Claims what is due at `now` and sends it. Returns whether it claimed
+    /// as many as it may (there may be more due right away).
+    async fn send_due(&self, now: DateTime<Utc>, email: bool) -> Result<bool, NotifyError> {
         let lease_until = to_db_time(now + LEASE);
         let claimed = db::run_write::<_, NotifyError, _>(&self.pool, move |conn| {
             Ok(store::claim_due(
@@ -327,7 +341,16 @@ impl Worker {
                 .or_default()
                 .push(delivery);
         }
-        let targets = self.targets(&other).await?;
+        // Without their channels read, the pushes and webhooks of this
+        // claim are not tried (their leases run out); the mail still is.
+        let (other, targets) = match self.targets(&other).await {
+            Ok(targets) => (other, targets),
+            Err(error) => {
+                let deliveries = other.len();
+                tracing::warn!(%error, deliveries, "channels not read: deliveries not attempted");
+                (Vec::new(), Targets::default())
+            }
+        };
         let sends = other.into_iter().map(|d| self.deliver(d, &targets));
         // (Only a process with e-mail claims e-mail: `claim_due`.)
         let email = self.outbox.email.clone();
@@ -341,7 +364,7 @@ impl Worker {
             // Their leases run out, and they are sent again (at least once).
             tracing::warn!(deliveries = count, %error, "delivery outcomes not recorded");
         }
-        Ok((full, resume_after))
+        Ok(full)
     }
 
     async fn prune(&self, now: DateTime<Utc>) -> Result<(), NotifyError> {
@@ -547,8 +570,9 @@ fn record(
     now: DateTime<Utc>,
 ) -> Result<(), NotifyError> {
     let mut attempts = Vec::with_capacity(outcomes.len());
-    let mut answered = Vec::new();
-    let mut after = Vec::new();
+    // Per webhook, what its answers did, in the order of the claim.
+    let mut hooks: BTreeMap<&str, Vec<Then<'_>>> = BTreeMap::new();
+    let mut gone = Vec::new();
     for (id, tried, target) in outcomes {
         count_outcome(target);
         let (attempt, then) = outcome(*tried, target, now);
@@ -557,27 +581,38 @@ fn record(
         }
         match then {
             Then::Nothing => {}
-            Then::Answered(hook) => answered.push(hook),
-            then => after.push(then),
+            Then::Forget(subscription) => gone.push(subscription),
+            Then::Answered(hook) | Then::Failed { hook, .. } => {
+                hooks.entry(hook).or_default().push(then);
+            }
         }
     }
     store::record_attempts(conn, &attempts)?;
+    // A webhook's answers apply in turn: a 2xx clears what came before
+    // it, and only the failures after its last 2xx count. So only that
+    // last 2xx is written (all in one statement), then those failures,
+    // webhook by webhook in the order of their ids.
+    let answered: Vec<&str> = (hooks.iter())
+        .filter(|(_, thens)| thens.iter().any(|t| matches!(t, Then::Answered(_))))
+        .map(|(hook, _)| *hook)
+        .collect();
     channel_store::webhooks_succeeded(conn, &answered)?;
-    for then in after {
-        match then {
-            Then::Forget(subscription) => {
-                channel_store::delete_push(conn, None, subscription)?;
-            }
-            Then::Failed {
+    for thens in hooks.values() {
+        let last_answer = thens.iter().rposition(|t| matches!(t, Then::Answered(_)));
+        for then in &thens[last_answer.map_or(0, |at| at + 1)..] {
+            if let Then::Failed {
                 hook,
                 exhausted,
                 reason,
-            } => {
-                let disable_after = if exhausted { 0 } else { i32::MAX };
-                channel_store::webhook_outcome(conn, hook, false, disable_after, &reason)?;
+            } = then
+            {
+                let disable_after = if *exhausted { 0 } else { i32::MAX };
+                channel_store::webhook_outcome(conn, hook, false, disable_after, reason)?;
             }
-            Then::Nothing | Then::Answered(_) => {}
         }
+    }
+    for subscription in gone {
+        channel_store::delete_push(conn, None, subscription)?;
     }
     Ok(())
 }
@@ -676,29 +711,4 @@ pub fn message_id(delivery_id: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retries_come_within_seconds_then_minutes_then_hours_for_about_a_day() {
-        let now = DateTime::<Utc>::UNIX_EPOCH;
-        let waits: Vec<i64> = (1..=8)
-            .map_while(|n| next_attempt(now, n, None))
-            .map(|at| (at - now).num_seconds())
-            .collect();
-        assert_eq!(waits, RETRY_AFTER_SECONDS.to_vec());
-        let total: i64 = waits.iter().sum();
-        assert!((86_400..=2 * 86_400).contains(&total), "{total}");
-        assert_eq!(next_attempt(now, 8, None), None);
-        assert_eq!(next_attempt(now, 0, None), None);
-    }
-
-    #[test]
-    fn a_longer_retry_after_is_honoured_up_to_a_day() {
-        let now = DateTime::<Utc>::UNIX_EPOCH;
-        let at = |asked| next_attempt(now, 1, Some(asked)).map(|at| (at - now).num_seconds());
-        assert_eq!(at(120), Some(120));
-        assert_eq!(at(1), Some(5));
-        assert_eq!(at(10_000_000), Some(86_400));
-    }
-}
+mod tests;
