@@ -181,8 +181,16 @@ enum Kind {
 async fn serve(mut socket: TcpStream, counts: &Counts) {
     let mut buffer = Vec::with_capacity(4096);
     loop {
-        // Waiting for the first byte of the next request.
-        if buffer.is_empty() {
+        // Waiting for the first byte of the next request; empty lines
+        // before a request line are ignored (RFC 9112, 2.2).
+        loop {
+            let blank = (buffer.iter())
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count();
+            buffer.drain(..blank);
+            if !buffer.is_empty() {
+                break;
+            }
             match tokio::time::timeout(IDLE_TIMEOUT, read_more(&mut socket, &mut buffer)).await {
                 Ok(Some(())) => {}
                 Ok(None) | Err(_) => return,
@@ -370,6 +378,21 @@ mod tests {
             2,
             "{answer}"
         );
+        // One answered, then another on the same connection (after an
+        // empty line, which is ignored).
+        let mut socket = TcpStream::connect(address).await.unwrap();
+        for n in 0..2 {
+            let request = format!("POST /push/{n} HTTP/1.1\r\ncontent-length: 1\r\n\r\nx\r\n");
+            socket.write_all(request.as_bytes()).await.unwrap();
+            let mut answer = vec![0u8; 64];
+            let read = socket.read(&mut answer).await.unwrap();
+            let answer = String::from_utf8_lossy(&answer[..read]).to_string();
+            assert!(
+                answer.starts_with("HTTP/1.1 201 Created\r\n"),
+                "{n}: {answer}"
+            );
+        }
+        drop(socket);
         let answer = send(b"POST /elsewhere HTTP/1.1\r\ncontent-length: 0\r\n\r\n").await;
         assert_eq!(answer, "");
         let answer = send(b"POST /hook HTTP/1.1\r\ncontent-length: 999999\r\n\r\n").await;
@@ -386,10 +409,10 @@ mod tests {
             got,
             Deliveries {
                 webhook: 2,
-                push: 2,
+                push: 4,
                 refused: 2
             }
         );
-        assert_eq!(got.since(&Deliveries::default()).total(), 4);
+        assert_eq!(got.since(&Deliveries::default()).total(), 6);
     }
 }
