@@ -107,15 +107,6 @@ pub fn list_push(conn: &mut DbConnection, user_id: &str) -> QueryResult<Vec<Push
         .load(conn)
 }
 
-/// Subscription `id` (whoever owns it).
-pub fn find_push(conn: &mut DbConnection, id: &str) -> QueryResult<Option<PushSubscriptionRow>> {
-    push_subscriptions::table
-        .find(id)
-        .select(PushSubscriptionRow::as_select())
-        .get_result(conn)
-        .optional()
-}
-
 /// Deletes subscription `id` if `user_id` owns it (`None`: anyone's).
 /// Its pending deliveries go with it.
 pub fn delete_push(conn: &mut DbConnection, user_id: Option<&str>, id: &str) -> QueryResult<bool> {
