@@ -24,6 +24,8 @@ use group_commit::GroupWriter;
 mod reads;
 mod replicas;
 mod run;
+#[cfg(test)]
+pub(crate) mod scratch;
 mod tls;
 mod transactions;
 pub use error::StoreError;

@@ -488,16 +488,8 @@ mod tests {
     fn a_plan_writes_only_where_the_cursor_is_still_where_it_was_read() {
         use diesel::connection::SimpleConnection;
         use diesel::prelude::*;
-        let path = std::env::temp_dir().join(format!("stratego-fanout-{}.db", Uuid::new_v4()));
-        let pool = crate::db::pool(
-            &crate::config::DatabaseUrl::Sqlite(path.clone()),
-            1,
-            std::time::Duration::from_secs(2),
-            crate::config::SqliteSynchronous::Full,
-        )
-        .unwrap();
-        let mut conn = pool.get().unwrap();
-        crate::db::migrate(&mut conn).unwrap();
+        let scratch = crate::db::scratch::ScratchSqlite::migrated("fanout");
+        let mut conn = scratch.conn();
         // Cursors without their accounts: only the cursors matter here.
         conn.batch_execute(
             "PRAGMA foreign_keys = OFF; \
@@ -554,10 +546,5 @@ mod tests {
             .load(&mut *conn)
             .unwrap();
         assert_eq!(written, ["u1"]);
-        drop(conn);
-        drop(pool);
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-        }
     }
 }

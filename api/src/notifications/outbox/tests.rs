@@ -32,16 +32,8 @@ fn a_longer_retry_after_is_honoured_up_to_a_day() {
 #[test]
 fn a_webhooks_answers_in_one_pass_apply_in_the_order_of_the_claim() {
     use diesel::connection::SimpleConnection;
-    let path = std::env::temp_dir().join(format!("stratego-record-{}.db", uuid::Uuid::new_v4()));
-    let pool = crate::db::pool(
-        &crate::config::DatabaseUrl::Sqlite(path.clone()),
-        1,
-        std::time::Duration::from_secs(2),
-        crate::config::SqliteSynchronous::Full,
-    )
-    .unwrap();
-    let mut conn = pool.get().unwrap();
-    crate::db::migrate(&mut conn).unwrap();
+    let scratch = crate::db::scratch::ScratchSqlite::migrated("record");
+    let mut conn = scratch.conn();
     // Webhooks without their accounts: only the webhooks matter here.
     conn.batch_execute(
         "PRAGMA foreign_keys = OFF; \
@@ -78,9 +70,4 @@ fn a_webhooks_answers_in_one_pass_apply_in_the_order_of_the_claim() {
             n
         ))
     );
-    drop(conn);
-    drop(pool);
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
 }
