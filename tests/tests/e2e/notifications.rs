@@ -704,6 +704,58 @@ backend_tests! {
     }
 }
 
+backend_tests! {
+    async fn more_players_behind_than_a_pass_takes_are_all_told_in_one_turn(
+        database: TestDatabase
+    ) {
+        // A turn starts at most once a minute here: a player left out of
+        // this turn would wait a minute for the next.
+        let settings = [
+            ("OUTBOUND_ALLOW_PRIVATE_NETWORKS", "true"),
+            ("OUTBOX_POLL_MILLIS", "60000"),
+            ("REGISTER_RATE_LIMIT", "1000"),
+        ];
+        let players = usize::try_from(api::notifications::fanout::PLAYERS_PER_PASS).unwrap() + 2;
+        let receiver = Receiver::start().await;
+        let mut first = ServerProcess::start_with(&database, &settings);
+        let mut users = Vec::new();
+        for n in 0..players {
+            let user = first.register(&format!("turn_{n}")).await;
+            let url = format!("{}/{n}", receiver.url);
+            post_ok(&first, "/api/v1/me/webhooks", &user, &json!({"url": url}), 201).await;
+            users.push(user);
+        }
+        // Each player is challenged by the next one: a notice each, none
+        // fanned out yet (this process's turn came at its start).
+        for (n, user) in users.iter().enumerate() {
+            let challenger = &users[(n + 1) % players];
+            let body = json!({"variant": "classic", "color": "red",
+                              "opponent": user.username, "days_per_move": 3});
+            post_ok(&first, "/api/v1/games", challenger, &body, 201).await;
+        }
+        assert!(receiver.received().is_empty(), "{:?}", receiver.received());
+        first.kill();
+        // The next process's first turn finds every player behind: its
+        // passes take them all, the last two right after the first 50.
+        let _app = spawn_app_on(database, |config| {
+            config.outbound_allow_private_networks = true;
+            config.outbox_poll = Duration::from_secs(60);
+        })
+        .await;
+        let got = receiver.wait_for(players).await;
+        let mut told: Vec<usize> = got
+            .iter()
+            .map(|r| r.path.rsplit('/').next().unwrap().parse().unwrap())
+            .collect();
+        told.sort_unstable();
+        assert_eq!(told, (0..players).collect::<Vec<_>>());
+        for delivery in &got {
+            let body: Value = serde_json::from_slice(&delivery.body).unwrap();
+            assert_eq!(body["type"], "challenge_received", "{body}");
+        }
+    }
+}
+
 postgres_tests! {
     async fn two_processes_deliver_each_event_once(database: TestDatabase) {
         let receiver = Receiver::start().await;
