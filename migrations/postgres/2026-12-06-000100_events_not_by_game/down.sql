@@ -1,0 +1,1 @@
+CREATE INDEX events_game_id ON events (game_id);
