@@ -43,7 +43,7 @@ use super::{clock, rated, Context};
 use crate::db::{self, DbConnection, Next, Reader, StoreError, WriteTo};
 use crate::events::NewEvent;
 use crate::storage::changes::{self, ChangeRows, Outcome};
-use crate::storage::games::{ActionRow, Expected, GameRow, NamesRead};
+use crate::storage::games::{ActionRow, Expected, GameRow, NamesRead, SeatsRead};
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
 use crate::storage::to_db_time;
 use crate::storage::users::{self, RowLock};
@@ -269,12 +269,12 @@ fn decide(
     request: &Request,
     source: Source,
     now: DateTime<Utc>,
-) -> Result<(GameRecord, NamesRead, Decision, Names), GameError> {
+) -> Result<(GameRecord, AsRead, Decision, Names), GameError> {
     let Source {
         mut record, names, ..
     } = source;
     // The usernames the game was read with: the write requires them still.
-    let read = names_read(&record, &names);
+    let read = AsRead::of(&record, &names);
     match request.actor {
         // A deleted account acts in no game but to leave it, whatever was
         // in flight when it was deleted (docs/accounts.md, "Deleting an
@@ -314,16 +314,41 @@ fn decide(
     Ok((record, read, decision, names))
 }
 
-/// The usernames `record`'s seats had when it was read with `names`, as
-/// its versioned write requires them still.
-pub(super) fn names_read(record: &GameRecord, names: &Names) -> NamesRead {
-    [
-        Some(record.creator),
-        record.red,
-        record.blue,
-        record.challenged,
-    ]
-    .map(|user| user.and_then(|user| names.get(&user).cloned()))
+/// What a change's versioned write requires of the stored game besides
+/// its version, as the game was read: the usernames its seats had, and
+/// its status and seats (which a change that keeps them need not write).
+pub(super) struct AsRead {
+    names: NamesRead,
+    seats: SeatsRead,
+}
+
+impl AsRead {
+    /// `record` as read with the usernames `names`.
+    pub(super) fn of(record: &GameRecord, names: &Names) -> Self {
+        let name = |user: Option<Uuid>| user.and_then(|user| names.get(&user).cloned());
+        AsRead {
+            names: [
+                name(Some(record.creator)),
+                name(record.red),
+                name(record.blue),
+                name(record.challenged),
+            ],
+            seats: SeatsRead {
+                status: record.status().as_str(),
+                red: record.red.map(|user| user.to_string()),
+                blue: record.blue.map(|user| user.to_string()),
+            },
+        }
+    }
+
+    /// The write's condition: still at `version` and as read.
+    pub(super) fn expected(&self, version: i64) -> Expected<'_> {
+        Expected {
+            version,
+            names: &self.names,
+            seats: &self.seats,
+        }
+    }
 }
 
 /// Stage 3: a changed game as it will be stored: its row at the next
@@ -331,7 +356,7 @@ pub(super) fn names_read(record: &GameRecord, names: &Names) -> NamesRead {
 struct Encoded {
     record: GameRecord,
     before: i64,
-    names: NamesRead,
+    read: AsRead,
     row: GameRow,
     action: Option<ActionRow>,
     moved: Option<MoveRecord>,
@@ -342,7 +367,7 @@ impl Encoded {
     /// next version and encodes it.
     fn next_version(
         mut record: GameRecord,
-        names: NamesRead,
+        read: AsRead,
         log: Option<(Color, Action, Option<MoveRecord>)>,
         now: DateTime<Utc>,
     ) -> Result<Encoded, GameError> {
@@ -368,7 +393,7 @@ impl Encoded {
             row: record.to_row()?,
             record,
             before,
-            names,
+            read,
             action,
             moved,
         })
@@ -401,10 +426,7 @@ fn written<T: Serialize>(
             };
             let rows = ChangeRows {
                 row: &encoded.row,
-                expected: Expected {
-                    version: encoded.before,
-                    names: &encoded.names,
-                },
+                expected: encoded.read.expected(encoded.before),
                 action: encoded.action.as_ref(),
                 events: &events,
                 key: key.as_ref(),

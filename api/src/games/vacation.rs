@@ -21,11 +21,11 @@ use uuid::Uuid;
 use super::error::GameError;
 use super::fetch::load_with_names;
 use super::notices::{self, EventPayload, Notice};
-use super::pipeline::names_read;
+use super::pipeline::AsRead;
 use super::record::GameRecord;
 use super::{bots, Context};
 use crate::db::{self, DbConnection};
-use crate::storage::games::{self as store, Expected};
+use crate::storage::games as store;
 use crate::storage::vacations::{self as rows, VacationRow};
 use crate::storage::{from_db_time, to_db_time};
 
@@ -424,14 +424,11 @@ fn each_game(
                 done = true;
                 break;
             }
-            let read = names_read(&before, &names);
+            let read = AsRead::of(&before, &names);
             record.version += 1;
             record.updated_at = now;
             let row = record.to_row()?;
-            let expected = Expected {
-                version: before.version,
-                names: &read,
-            };
+            let expected = read.expected(before.version);
             if store::save(conn, &row, expected, None)? {
                 changed.push((game_id, record.version));
                 if let (Some(payload), Some(other)) = (told, record.player(color.opponent())) {

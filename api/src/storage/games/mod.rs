@@ -17,7 +17,7 @@ use crate::schema::{game_actions, game_deadlines, games, rematches, users};
 mod save;
 mod with_names;
 
-pub use save::{save, save_with_events, Expected, NamesRead};
+pub use save::{save, save_with_events, Expected, NamesRead, SeatsRead};
 pub use with_names::{find_many_with_names_async, find_with_names, UserNames};
 
 /// The values of the `status` column (docs/lifecycle.md). The status
@@ -110,14 +110,27 @@ pub fn find(conn: &mut DbConnection, id: &str) -> QueryResult<Option<GameRow>> {
 
 /// The columns a change of a game can touch (never its id, variant, rules,
 /// creator, challenged user, time control, creation time, reminder or
-/// whether it is rated).
+/// whether it is rated): its status and seats, and what play changes.
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = games, treat_none_as_null = true)]
 struct GameChanges<'a> {
     status: &'a str,
-    version: i64,
     red_user_id: Option<&'a str>,
     blue_user_id: Option<&'a str>,
+    #[diesel(embed)]
+    play: PlayChanges<'a>,
+}
+
+/// The columns a change that keeps the game's status and seats can touch
+/// (a move, a setup, a draw offer, the clocks): no column of an index of
+/// `games` and none that a trigger on the seats watches, since SQLite
+/// rewrites the entry of every index on a column an `UPDATE` sets, changed
+/// or not, and checks the foreign key of every seat it sets
+/// (docs/storage.md, "Indexes and HOT moves").
+#[derive(Debug, AsChangeset)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+struct PlayChanges<'a> {
+    version: i64,
     red_setup: Option<&'a str>,
     blue_setup: Option<&'a str>,
     state: Option<&'a str>,
@@ -135,9 +148,17 @@ impl<'a> GameChanges<'a> {
     fn of(row: &'a GameRow) -> Self {
         GameChanges {
             status: &row.status,
-            version: row.version,
             red_user_id: row.red_user_id.as_deref(),
             blue_user_id: row.blue_user_id.as_deref(),
+            play: PlayChanges::of(row),
+        }
+    }
+}
+
+impl<'a> PlayChanges<'a> {
+    fn of(row: &'a GameRow) -> Self {
+        PlayChanges {
+            version: row.version,
             red_setup: row.red_setup.as_deref(),
             blue_setup: row.blue_setup.as_deref(),
             state: row.state.as_deref(),
@@ -152,6 +173,7 @@ impl<'a> GameChanges<'a> {
         }
     }
 }
+
 /// The action log of one game, in order.
 pub fn actions(conn: &mut DbConnection, game_id: &str) -> QueryResult<Vec<ActionRow>> {
     game_actions::table

@@ -14,7 +14,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::sqlite::Sqlite;
 
-use super::{ActionRow, GameChanges, GameRow};
+use super::{ActionRow, GameChanges, GameRow, PlayChanges};
 use crate::db::DbConnection;
 use crate::storage::events::{NewEventRow, PgEvents};
 use crate::storage::idempotency::IdempotencyRow;
@@ -31,12 +31,32 @@ use crate::storage::prepared::prepared_statement;
 /// checks them on the renamed row.
 pub type NamesRead = [Option<String>; 4];
 
+/// A game's status and its Red and Blue players' user ids, as a change
+/// read them. The stored game is as read whenever the versioned write
+/// matches, so a change whose row keeps all three need not write them
+/// (on SQLite it does not: [`save`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatsRead {
+    pub status: &'static str,
+    pub red: Option<String>,
+    pub blue: Option<String>,
+}
+
+impl SeatsRead {
+    /// Whether `row` keeps the status and seats read.
+    fn kept_by(&self, row: &GameRow) -> bool {
+        row.status == self.status && row.red_user_id == self.red && row.blue_user_id == self.blue
+    }
+}
+
 /// What a versioned write requires of the stored game: still at `version`,
-/// still keeping the usernames `names` it was decided from.
+/// still keeping the usernames `names` it was decided from; `seats` is
+/// what it then holds.
 #[derive(Debug, Clone, Copy)]
 pub struct Expected<'a> {
     pub version: i64,
     pub names: &'a NamesRead,
+    pub seats: &'a SeatsRead,
 }
 
 /// `AND <name column> IS NOT DISTINCT FROM <name read>` for each of the
@@ -85,12 +105,23 @@ pub fn save(
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
         DbConnection::Sqlite(sqlite) => {
-            let updated = SaveOnSqlite {
-                changes: GameChanges::of(row).as_changeset(),
-                id: &row.id,
-                expected,
-            }
-            .execute(sqlite)?;
+            // A move sets no column an index of `games` covers: SQLite
+            // would rewrite those entries, changed or not.
+            let updated = if expected.seats.kept_by(row) {
+                PlayOnSqlite {
+                    changes: PlayChanges::of(row).as_changeset(),
+                    id: &row.id,
+                    expected,
+                }
+                .execute(sqlite)?
+            } else {
+                SaveOnSqlite {
+                    changes: GameChanges::of(row).as_changeset(),
+                    id: &row.id,
+                    expected,
+                }
+                .execute(sqlite)?
+            };
             if updated != 1 {
                 return Ok(false);
             }
@@ -314,15 +345,41 @@ struct SaveOnSqlite<'a> {
 prepared_statement!(SaveOnSqlite);
 
 impl QueryFragment<Sqlite> for SaveOnSqlite<'_> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
-        out.push_sql("UPDATE games SET ");
-        self.changes.walk_ast(out.reborrow())?;
-        out.push_sql(" WHERE id = ");
-        out.push_bind_param::<Text, _>(&self.id)?;
-        out.push_sql(" AND version = ");
-        out.push_bind_param::<BigInt, _>(&self.expected.version)?;
-        walk_names_read(self.expected.names, " IS ", out)
+    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        walk_sqlite_update(&self.changes, self.id, &self.expected, out)
     }
+}
+
+/// [`SaveOnSqlite`] of a change that keeps the game's status and seats:
+/// only the columns play changes.
+struct PlayOnSqlite<'a> {
+    changes: <PlayChanges<'a> as AsChangeset>::Changeset,
+    id: &'a str,
+    expected: Expected<'a>,
+}
+
+prepared_statement!(PlayOnSqlite);
+
+impl QueryFragment<Sqlite> for PlayOnSqlite<'_> {
+    fn walk_ast<'b>(&'b self, out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        walk_sqlite_update(&self.changes, self.id, &self.expected, out)
+    }
+}
+
+/// `UPDATE games SET <changes> WHERE` the game is still as `expected`.
+fn walk_sqlite_update<'b>(
+    changes: &'b impl QueryFragment<Sqlite>,
+    id: &'b str,
+    expected: &'b Expected<'_>,
+    mut out: AstPass<'_, 'b, Sqlite>,
+) -> QueryResult<()> {
+    out.push_sql("UPDATE games SET ");
+    changes.walk_ast(out.reborrow())?;
+    out.push_sql(" WHERE id = ");
+    out.push_bind_param::<Text, _>(id)?;
+    out.push_sql(" AND version = ");
+    out.push_bind_param::<BigInt, _>(&expected.version)?;
+    walk_names_read(expected.names, " IS ", out)
 }
 
 /// [`save`]'s append to the action log on SQLite, prepared once per
