@@ -465,3 +465,81 @@ pub fn depth(conn: &mut DbConnection) -> QueryResult<i64> {
         .count()
         .get_result(conn)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use diesel::prelude::*;
+    use diesel::sql_types::Text;
+
+    use crate::db::DbConnection;
+
+    #[derive(QueryableByName)]
+    struct Step {
+        #[diesel(sql_type = Text)]
+        detail: String,
+    }
+
+    /// What SQLite plans for `statement` (with `?` bound to a text),
+    /// one line a step.
+    fn plan(conn: &mut DbConnection, statement: &str) -> String {
+        let DbConnection::Sqlite(sqlite) = conn else {
+            panic!("a scratch database is SQLite");
+        };
+        diesel::sql_query(format!("EXPLAIN QUERY PLAN {statement}"))
+            .bind::<Text, _>("x")
+            .load::<Step>(sqlite)
+            .unwrap()
+            .into_iter()
+            .map(|step| step.detail)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The indexes of a channel's deliveries hold only that channel's, and
+    /// still serve what reads a channel's deliveries: a webhook's list and
+    /// the cascade when a webhook or a subscription is deleted.
+    #[test]
+    fn a_channels_deliveries_are_found_by_its_own_index() {
+        let scratch = crate::db::scratch::ScratchSqlite::migrated("channel-indexes");
+        let mut conn = scratch.conn();
+        let listed = plan(
+            &mut conn,
+            "SELECT id FROM deliveries WHERE webhook_id = ? \
+             ORDER BY created_at DESC, id DESC LIMIT 20",
+        );
+        assert!(
+            listed.contains("INDEX deliveries_webhook (webhook_id=?)"),
+            "{listed}"
+        );
+        for (column, index) in [
+            ("webhook_id", "deliveries_webhook"),
+            ("push_subscription_id", "deliveries_push"),
+        ] {
+            let cascade = plan(
+                &mut conn,
+                &format!("DELETE FROM deliveries WHERE {column} = ?"),
+            );
+            assert!(
+                cascade.contains(&format!("INDEX {index} ({column}=?)")),
+                "{cascade}"
+            );
+        }
+        // Both partial: a delivery of another channel has no entry there.
+        let DbConnection::Sqlite(sqlite) = &mut *conn else {
+            unreachable!()
+        };
+        let partial: Vec<String> = diesel::sql_query(
+            "SELECT name AS detail FROM pragma_index_list('deliveries') \
+             WHERE partial = 1 ORDER BY name",
+        )
+        .load::<Step>(sqlite)
+        .unwrap()
+        .into_iter()
+        .map(|step| step.detail)
+        .collect();
+        for index in ["deliveries_push", "deliveries_webhook"] {
+            assert!(partial.iter().any(|name| name == index), "{partial:?}");
+        }
+    }
+}
