@@ -1,7 +1,8 @@
 -- A new deadline updates the game's entry in `game_deadlines`; only a game
--- that had none gets one inserted. The insert with ON CONFLICT it replaces
--- first tried a new entry in the key on every move (docs/storage.md,
--- "Indexes and HOT moves").
+-- that had none gets one inserted, as on SQLite, where this migration
+-- stops a delete and an insert on every move. Here the insert with
+-- ON CONFLICT it replaces already found the key first and updated, so
+-- little changes (docs/storage.md, "Indexes and HOT moves").
 CREATE OR REPLACE FUNCTION games_keep_deadline() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.deadline IS NULL THEN
