@@ -335,8 +335,8 @@ impl AsRead {
             ],
             seats: SeatsRead {
                 status: record.status().as_str(),
-                red: record.red.map(|user| user.to_string()),
-                blue: record.blue.map(|user| user.to_string()),
+                red: record.red,
+                blue: record.blue,
             },
         }
     }
@@ -346,7 +346,7 @@ impl AsRead {
         Expected {
             version,
             names: &self.names,
-            seats: &self.seats,
+            seats: self.seats,
         }
     }
 }

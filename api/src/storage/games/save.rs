@@ -13,6 +13,7 @@ use diesel::result::DatabaseErrorKind;
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::sqlite::Sqlite;
+use uuid::Uuid;
 
 use super::{ActionRow, GameChanges, GameRow, PlayChanges};
 use crate::db::DbConnection;
@@ -35,17 +36,27 @@ pub type NamesRead = [Option<String>; 4];
 /// read them. The stored game is as read whenever the versioned write
 /// matches, so a change whose row keeps all three need not write them
 /// (on SQLite it does not: [`save`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatsRead {
     pub status: &'static str,
-    pub red: Option<String>,
-    pub blue: Option<String>,
+    pub red: Option<Uuid>,
+    pub blue: Option<Uuid>,
 }
 
 impl SeatsRead {
-    /// Whether `row` keeps the status and seats read.
+    /// Whether `row` keeps the status and seats read (ids as rows hold
+    /// them: hyphenated, lower case).
     fn kept_by(&self, row: &GameRow) -> bool {
-        row.status == self.status && row.red_user_id == self.red && row.blue_user_id == self.blue
+        let same = |stored: &Option<String>, read: Option<Uuid>| match (stored, read) {
+            (Some(stored), Some(read)) => {
+                *stored == *read.hyphenated().encode_lower(&mut Uuid::encode_buffer())
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        row.status == self.status
+            && same(&row.red_user_id, self.red)
+            && same(&row.blue_user_id, self.blue)
     }
 }
 
@@ -56,7 +67,7 @@ impl SeatsRead {
 pub struct Expected<'a> {
     pub version: i64,
     pub names: &'a NamesRead,
-    pub seats: &'a SeatsRead,
+    pub seats: SeatsRead,
 }
 
 /// `AND <name column> IS NOT DISTINCT FROM <name read>` for each of the
