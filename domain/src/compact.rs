@@ -185,7 +185,13 @@ impl<'a> Reader<'a> {
         if n > self.bytes.len() {
             return bad("a list is longer than what is left");
         }
-        (0..n).map(|_| item(self)).collect()
+        // Collected by hand: collecting the `Result`s would lose the
+        // length and grow the vector by doubling.
+        let mut items = Vec::with_capacity(n);
+        for _ in 0..n {
+            items.push(item(self)?);
+        }
+        Ok(items)
     }
     fn option<T>(&mut self, item: impl FnOnce(&mut Self) -> Read<T>) -> Read<Option<T>> {
         if self.flag()? {
