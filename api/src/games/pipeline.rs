@@ -152,8 +152,12 @@ struct Source {
 
 impl Source {
     fn recent(game: &ReadGame) -> Result<Source, GameError> {
+        let record = match &game.decoded {
+            Some(decoded) => decoded.clone(),
+            None => GameRecord::from_row(&game.row)?,
+        };
         Ok(Source {
-            record: GameRecord::from_row(&game.row)?,
+            record,
             names: game.names.clone(),
             recent: true,
         })

@@ -40,7 +40,7 @@ use prometheus::IntCounter;
 use uuid::Uuid;
 
 use super::answers::Names;
-use super::record::Status;
+use super::record::{GameRecord, Status};
 use crate::clock::Clock;
 use crate::metrics::METRICS;
 use crate::storage::games::GameRow;
@@ -62,6 +62,10 @@ pub const ROW_SERVES_SECONDS: i64 = 60;
 pub struct ReadGame {
     pub row: GameRow,
     pub names: Names,
+    /// The row decoded, if the read decoded it (a read answered from a
+    /// kept view did not): a change starts from a copy of it instead of
+    /// decoding the row again.
+    pub decoded: Option<GameRecord>,
 }
 
 /// How often lookups found what they looked for, so far.
@@ -198,6 +202,12 @@ impl RecentGames {
     /// newer version of the game is kept already; of a game that is over,
     /// only what is older is forgotten.
     pub fn keep_game(&self, id: Uuid, row: GameRow, names: Names) {
+        self.keep_read(id, row, names, None);
+    }
+
+    /// [`RecentGames::keep_game`], with the game `row` decodes to, if the
+    /// caller decoded it (`GameRecord::from_row(&row)`, nothing else).
+    pub fn keep_read(&self, id: Uuid, row: GameRow, names: Names, decoded: Option<GameRecord>) {
         let over = matches!(
             Status::parse(&row.status),
             Some(Status::Finished | Status::Aborted) | None
@@ -206,7 +216,14 @@ impl RecentGames {
         let read_at = self.clock.now();
         let shown = names.clone();
         self.change(id, version, &shown, move |entry| {
-            entry.row = (!over).then(|| (Arc::new(ReadGame { row, names }), read_at));
+            entry.row = (!over).then(|| {
+                let read = ReadGame {
+                    row,
+                    names,
+                    decoded,
+                };
+                (Arc::new(read), read_at)
+            });
         });
     }
 
@@ -347,10 +364,9 @@ impl Entry {
     fn measure(&self) -> usize {
         const FIXED: usize = 256;
         let names: usize = self.names.values().map(|n| n.len() + 48).sum();
-        let row = self
-            .row
-            .as_ref()
-            .map_or(0, |(game, _)| row_bytes(&game.row));
+        let row = self.row.as_ref().map_or(0, |(game, _)| {
+            row_bytes(&game.row) + decoded_bytes(&game.decoded)
+        });
         let views: usize = self.views.iter().flatten().map(Bytes::len).sum();
         FIXED + names + row + views
     }
@@ -378,6 +394,18 @@ fn row_bytes(row: &GameRow) -> usize {
         row.clocks.as_ref(),
     ];
     texts.into_iter().flatten().map(String::len).sum()
+}
+
+/// A decoded game, about: the record and its setups' pieces.
+fn decoded_bytes(decoded: &Option<GameRecord>) -> usize {
+    decoded.as_ref().map_or(0, |record| {
+        let pieces: usize = [Color::Red, Color::Blue]
+            .into_iter()
+            .filter_map(|color| record.setups.get(color))
+            .map(|setup| std::mem::size_of_val(setup.pieces()))
+            .sum();
+        std::mem::size_of::<GameRecord>() + pieces
+    })
 }
 
 const fn seat_index(seat: Option<Color>) -> usize {

@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used)]
+
 use super::*;
 use crate::clock::{ManualClock, SystemClock};
 use chrono::NaiveDateTime;
@@ -185,4 +187,37 @@ fn the_budget_bounds_what_is_held() {
     assert!(none.game(big).is_none());
     assert!(none.view(big, None, 1, &Names::new()).is_none());
     assert_eq!(none.bytes(), 0);
+}
+
+#[test]
+fn a_decoded_game_is_kept_with_its_row_and_counted() {
+    let game = Uuid::new_v4();
+    let record = GameRecord::waiting(
+        game,
+        domain::Variant::Classic,
+        domain::Rules::default(),
+        true,
+        Uuid::new_v4(),
+        Color::Red,
+        None,
+        domain::TimeControl::PerMove { days: 3 },
+        Utc::now(),
+    );
+    let stored = record.to_row().unwrap();
+    let recent = cache(1 << 20);
+    recent.keep_game(game, stored.clone(), Names::new());
+    let without = recent.bytes();
+    recent.keep_read(game, stored.clone(), Names::new(), Some(record.clone()));
+    assert!(
+        recent.bytes() >= without + std::mem::size_of::<GameRecord>(),
+        "{} bytes held with the decoded game, {without} without",
+        recent.bytes()
+    );
+    // A change takes the decoded game with the row it came from.
+    let taken = recent.take_game(game).unwrap();
+    assert_eq!(taken.row.version, stored.version);
+    let decoded = taken.decoded.as_ref().unwrap();
+    assert_eq!(decoded.id, game);
+    assert_eq!(decoded.version, record.version);
+    assert_eq!(recent.bytes(), 0);
 }

@@ -70,11 +70,11 @@ pub async fn view_json(
     };
     if let Some(found) = row_with_names_async(&ctx.pool, game_id).await {
         let (row, names) = found?;
-        if let Some(answer) =
+        if let Some((answer, decoded)) =
             answer_row(&row, &names, now, &cached, |record| build(record, &names))?
         {
             // The viewer may change the game next (`recent`).
-            ctx.recent.keep_game(game_id, row, names);
+            ctx.recent.keep_read(game_id, row, names, decoded);
             return Ok(answer);
         }
     }
@@ -133,28 +133,29 @@ where
 
 /// What the stored `row` answers at `now`: `cached`'s answer, offered the
 /// row without decoding it while its deadline is ahead (so the game cannot
-/// be overdue), else `build`'s from the decoded game; `None` if the game is
-/// past its deadline (the clock must end it first).
+/// be overdue), else `build`'s from the decoded game, given back with it;
+/// `None` if the game is past its deadline (the clock must end it first).
 fn answer_row<T, K>(
     row: &GameRow,
     names: &Names,
     now: DateTime<Utc>,
     cached: &K,
     build: impl FnOnce(&GameRecord) -> Result<T, GameError>,
-) -> Result<Option<T>, GameError>
+) -> Result<Option<(T, Option<GameRecord>)>, GameError>
 where
     K: Fn(&GameRow, &Names) -> Option<T>,
 {
     if GameRecord::row_in_time(row, now) {
         if let Some(answer) = cached(row, names) {
-            return Ok(Some(answer));
+            return Ok(Some((answer, None)));
         }
     }
     let record = GameRecord::from_row(row)?;
     if record.is_overdue(now) {
         return Ok(None);
     }
-    build(&record).map(Some)
+    let answer = build(&record)?;
+    Ok(Some((answer, Some(record))))
 }
 
 /// [`read_current`], but first offering the stored row to `cached` (as
@@ -178,11 +179,11 @@ where
         let answer = answer_row(&row, &names, now, &cached, |record| {
             first(conn, record, &names)
         })?;
-        if answer.is_some() {
+        Ok::<_, GameError>(answer.map(|(answer, decoded)| {
             // The reader may change the game next (`recent`).
-            recent.keep_game(game_id, row, names);
-        }
-        Ok::<_, GameError>(answer)
+            recent.keep_read(game_id, row, names, decoded);
+            answer
+        }))
     };
     if let Some(found) = db::run_as(&ctx.pool, fresh).await? {
         return Ok(found);
