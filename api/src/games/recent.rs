@@ -45,10 +45,10 @@ use crate::clock::Clock;
 use crate::metrics::METRICS;
 use crate::storage::games::GameRow;
 
-/// What all entries may hold together: about 400 games in play with their
-/// row and both players' views, or 750-950 with a row and one view (a row
-/// is 1.5-2 KiB with its usernames, a view with its legal moves 6-9 KiB;
-/// in the benchmark, 36 games in play held 0.7 MB). Rows and views share
+/// What all entries may hold together: 350-480 games in play with their
+/// row and both players' views, or 550-750 with a row and one view (a row
+/// is 1.5-2 KiB with its usernames and 3.5 KiB more with the game it
+/// decodes to, a view with its legal moves 6-9 KiB). Rows and views share
 /// it: views of games nobody moves in can push out the rows of games in
 /// play, which are then read again.
 pub const BUDGET_BYTES: usize = 8 * 1024 * 1024;
@@ -396,7 +396,8 @@ fn row_bytes(row: &GameRow) -> usize {
     texts.into_iter().flatten().map(String::len).sum()
 }
 
-/// A decoded game, about: the record and its setups' pieces.
+/// A decoded game, about: the record, its game in play (boxed) and its
+/// setups' pieces.
 fn decoded_bytes(decoded: &Option<GameRecord>) -> usize {
     decoded.as_ref().map_or(0, |record| {
         let pieces: usize = [Color::Red, Color::Blue]
@@ -404,7 +405,8 @@ fn decoded_bytes(decoded: &Option<GameRecord>) -> usize {
             .filter_map(|color| record.setups.get(color))
             .map(|setup| std::mem::size_of_val(setup.pieces()))
             .sum();
-        std::mem::size_of::<GameRecord>() + pieces
+        let game = record.game().map_or(0, std::mem::size_of_val);
+        std::mem::size_of::<GameRecord>() + game + pieces
     })
 }
 

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::clock::{ManualClock, SystemClock};
+use crate::games::record::Phase;
 use chrono::NaiveDateTime;
 
 fn row(id: Uuid, version: i64, state: usize) -> GameRow {
@@ -203,13 +204,30 @@ fn a_decoded_game_is_kept_with_its_row_and_counted() {
         domain::TimeControl::PerMove { days: 3 },
         Utc::now(),
     );
+    let mut record = record;
+    let (red, blue) = (
+        domain::Setup::random(domain::Variant::Classic, Color::Red, 1),
+        domain::Setup::random(domain::Variant::Classic, Color::Blue, 2),
+    );
+    let play = domain::Game::new(
+        domain::Variant::Classic,
+        domain::Rules::default(),
+        red.clone(),
+        blue.clone(),
+    )
+    .unwrap();
+    record.setups.set(red);
+    record.setups.set(blue);
+    record.phase = Phase::Playing(Box::new(play));
     let stored = record.to_row().unwrap();
     let recent = cache(1 << 20);
     recent.keep_game(game, stored.clone(), Names::new());
     let without = recent.bytes();
     recent.keep_read(game, stored.clone(), Names::new(), Some(record.clone()));
+    // The record, its boxed game and both armies.
+    let decoded = std::mem::size_of::<GameRecord>() + std::mem::size_of::<domain::Game>() + 80 * 2;
     assert!(
-        recent.bytes() >= without + std::mem::size_of::<GameRecord>(),
+        recent.bytes() >= without + decoded,
         "{} bytes held with the decoded game, {without} without",
         recent.bytes()
     );
