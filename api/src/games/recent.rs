@@ -200,14 +200,10 @@ impl RecentGames {
 
     /// Keeps `row` (game `id`) with `names` for the next change, unless a
     /// newer version of the game is kept already; of a game that is over,
-    /// only what is older is forgotten.
-    pub fn keep_game(&self, id: Uuid, row: GameRow, names: Names) {
-        self.keep_read(id, row, names, None);
-    }
-
-    /// [`RecentGames::keep_game`], with the game `row` decodes to, if the
-    /// caller decoded it (`GameRecord::from_row(&row)`, nothing else).
-    pub fn keep_read(&self, id: Uuid, row: GameRow, names: Names, decoded: Option<GameRecord>) {
+    /// only what is older is forgotten. `decoded`: the game `row` decodes
+    /// to, if the caller decoded it (`GameRecord::from_row(&row)`, nothing
+    /// else).
+    pub fn keep_game(&self, id: Uuid, row: GameRow, names: Names, decoded: Option<GameRecord>) {
         let over = matches!(
             Status::parse(&row.status),
             Some(Status::Finished | Status::Aborted) | None

@@ -53,23 +53,23 @@ fn version_of(recent: &RecentGames, id: Uuid) -> Option<i64> {
 fn a_game_is_kept_at_its_newest_version() {
     let recent = cache(64 * 1024);
     let game = Uuid::new_v4();
-    recent.keep_game(game, row(game, 3, 10), Names::new());
-    recent.keep_game(game, row(game, 4, 10), Names::new());
-    recent.keep_game(game, row(game, 3, 10), Names::new());
+    recent.keep_game(game, row(game, 3, 10), Names::new(), None);
+    recent.keep_game(game, row(game, 4, 10), Names::new(), None);
+    recent.keep_game(game, row(game, 3, 10), Names::new(), None);
     assert_eq!(version_of(&recent, game), Some(4));
     // Taken once.
     assert_eq!(recent.take_game(game).map(|g| g.row.version), Some(4));
     assert!(recent.take_game(game).is_none());
     assert_eq!(recent.bytes(), 0);
     assert_eq!(recent.counts().changes, (1, 1));
-    recent.keep_game(game, row(game, 4, 10), Names::new());
+    recent.keep_game(game, row(game, 4, 10), Names::new(), None);
     // A game that is over keeps no row, and what was kept of it before is
     // forgotten.
     let over = Uuid::new_v4();
-    recent.keep_game(over, row(over, 8, 10), Names::new());
+    recent.keep_game(over, row(over, 8, 10), Names::new(), None);
     let mut finished = row(over, 9, 10);
     finished.status = "finished".into();
-    recent.keep_game(over, finished, Names::new());
+    recent.keep_game(over, finished, Names::new(), None);
     assert!(recent.game(over).is_none());
     assert!(recent.game(Uuid::new_v4()).is_none());
     // Reaching an older or the same version forgets nothing; a newer one
@@ -86,7 +86,7 @@ fn a_row_serves_a_change_only_for_its_time() {
     let clock = ManualClock::starting_now();
     let recent = RecentGames::new(64 * 1024, clock.clone());
     let game = Uuid::new_v4();
-    recent.keep_game(game, row(game, 3, 10), Names::new());
+    recent.keep_game(game, row(game, 3, 10), Names::new(), None);
     clock.advance(Duration::seconds(ROW_SERVES_SECONDS - 1));
     assert!(recent.game(game).is_some());
     clock.advance(Duration::seconds(1));
@@ -120,7 +120,7 @@ fn one_entry_holds_the_row_and_the_views_of_one_version() {
     let game = Uuid::new_v4();
     let shown = Names::new();
     recent.keep_view(game, None, 4, &shown, Bytes::from_static(b"four"));
-    recent.keep_game(game, row(game, 4, 10), shown.clone());
+    recent.keep_game(game, row(game, 4, 10), shown.clone(), None);
     recent.keep_view(
         game,
         Some(Color::Blue),
@@ -138,7 +138,7 @@ fn one_entry_holds_the_row_and_the_views_of_one_version() {
     recent.keep_view(game, None, 3, &shown, Bytes::from_static(b"three"));
     assert!(recent.view(game, None, 3, &shown).is_none());
     assert!(recent.view(game, None, 4, &shown).is_some());
-    recent.keep_game(game, row(game, 5, 10), shown.clone());
+    recent.keep_game(game, row(game, 5, 10), shown.clone(), None);
     assert!(recent.view(game, None, 4, &shown).is_none());
     assert!(recent.view(game, Some(Color::Blue), 4, &shown).is_none());
     assert_eq!(version_of(&recent, game), Some(5));
@@ -151,7 +151,7 @@ fn one_entry_holds_the_row_and_the_views_of_one_version() {
     let mut finished = row(game, 6, 10);
     finished.status = "finished".into();
     recent.keep_view(game, None, 6, &shown, Bytes::from_static(b"six"));
-    recent.keep_game(game, finished, shown.clone());
+    recent.keep_game(game, finished, shown.clone(), None);
     assert!(recent.game(game).is_none());
     assert!(recent.view(game, None, 6, &shown).is_some());
 }
@@ -160,22 +160,22 @@ fn one_entry_holds_the_row_and_the_views_of_one_version() {
 fn the_budget_bounds_what_is_held() {
     let one = {
         let probe = cache(1 << 20);
-        probe.keep_game(Uuid::nil(), row(Uuid::nil(), 1, 1000), Names::new());
+        probe.keep_game(Uuid::nil(), row(Uuid::nil(), 1, 1000), Names::new(), None);
         probe.bytes()
     };
     let recent = cache(3 * one);
     for version in 0..20 {
         let game = Uuid::new_v4();
-        recent.keep_game(game, row(game, version, 1000), Names::new());
+        recent.keep_game(game, row(game, version, 1000), Names::new(), None);
         assert!(recent.bytes() <= 3 * one, "{} bytes held", recent.bytes());
     }
     assert_eq!(recent.bytes(), 3 * one);
     // Too big to keep at all; nothing else is dropped for it, but the
     // older version of its own game is.
     let big = Uuid::new_v4();
-    recent.keep_game(big, row(big, 1, 100), Names::new());
+    recent.keep_game(big, row(big, 1, 100), Names::new(), None);
     let held = recent.bytes();
-    recent.keep_game(big, row(big, 2, 4 * one), Names::new());
+    recent.keep_game(big, row(big, 2, 4 * one), Names::new(), None);
     assert!(recent.game(big).is_none());
     assert!(recent.bytes() < held);
     let view = Bytes::from(vec![b'x'; 4 * one]);
@@ -183,7 +183,7 @@ fn the_budget_bounds_what_is_held() {
     assert!(recent.view(big, None, 3, &Names::new()).is_none());
     // No budget: nothing is kept.
     let none = cache(0);
-    none.keep_game(big, row(big, 1, 1), Names::new());
+    none.keep_game(big, row(big, 1, 1), Names::new(), None);
     none.keep_view(big, None, 1, &Names::new(), Bytes::from_static(b"x"));
     assert!(none.game(big).is_none());
     assert!(none.view(big, None, 1, &Names::new()).is_none());
@@ -193,7 +193,7 @@ fn the_budget_bounds_what_is_held() {
 #[test]
 fn a_decoded_game_is_kept_with_its_row_and_counted() {
     let game = Uuid::new_v4();
-    let record = GameRecord::waiting(
+    let mut record = GameRecord::waiting(
         game,
         domain::Variant::Classic,
         domain::Rules::default(),
@@ -204,7 +204,6 @@ fn a_decoded_game_is_kept_with_its_row_and_counted() {
         domain::TimeControl::PerMove { days: 3 },
         Utc::now(),
     );
-    let mut record = record;
     let (red, blue) = (
         domain::Setup::random(domain::Variant::Classic, Color::Red, 1),
         domain::Setup::random(domain::Variant::Classic, Color::Blue, 2),
@@ -221,9 +220,9 @@ fn a_decoded_game_is_kept_with_its_row_and_counted() {
     record.phase = Phase::Playing(Box::new(play));
     let stored = record.to_row().unwrap();
     let recent = cache(1 << 20);
-    recent.keep_game(game, stored.clone(), Names::new());
+    recent.keep_game(game, stored.clone(), Names::new(), None);
     let without = recent.bytes();
-    recent.keep_read(game, stored.clone(), Names::new(), Some(record.clone()));
+    recent.keep_game(game, stored.clone(), Names::new(), Some(record.clone()));
     // The record, its boxed game and both armies.
     let decoded = std::mem::size_of::<GameRecord>() + std::mem::size_of::<domain::Game>() + 80 * 2;
     assert!(

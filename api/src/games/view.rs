@@ -74,7 +74,7 @@ pub async fn view_json(
             answer_row(&row, &names, now, &cached, |record| build(record, &names))?
         {
             // The viewer may change the game next (`recent`).
-            ctx.recent.keep_read(game_id, row, names, decoded);
+            ctx.recent.keep_game(game_id, row, names, decoded);
             return Ok(answer);
         }
     }
@@ -181,7 +181,7 @@ where
         })?;
         Ok::<_, GameError>(answer.map(|(answer, decoded)| {
             // The reader may change the game next (`recent`).
-            recent.keep_read(game_id, row, names, decoded);
+            recent.keep_game(game_id, row, names, decoded);
             answer
         }))
     };

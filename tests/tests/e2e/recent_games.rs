@@ -105,7 +105,7 @@ backend_tests! {
         .await
         .unwrap()
         .unwrap();
-        app.games.recent.keep_game(game, row, Default::default());
+        app.games.recent.keep_game(game, row, Default::default(), None);
         assert!(app.games.recent.game(game).is_some());
         assert_eq!(sweep(&app).await, 1);
         assert!(
