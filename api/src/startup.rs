@@ -85,12 +85,13 @@ impl Application {
             config.sqlite_synchronous,
         )
         .map_err(&db_error)?
-        .with_async_reads(
+        .with_worker_connections(
             &config.database,
             config.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             }),
             config.database_read_connections as usize,
+            config.database_write_connections as usize,
         )
         .with_replicas(replicas(&config)?);
         let migration_pool = pool.clone();

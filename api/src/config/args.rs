@@ -126,6 +126,14 @@ pub struct ServerArgs {
           value_parser = trimmed(value_parser!(u32).range(0..=100)))]
     pub database_read_connections: u32,
 
+    /// PostgreSQL only: connections the HTTP workers keep, shared evenly
+    /// among them (at least one each), for a change's one statement
+    /// without a blocking thread (0..=1000; 0: writes use the pool)
+    #[arg(long, env = "DATABASE_WRITE_CONNECTIONS", global = true,
+          default_value_t = defaults::DATABASE_WRITE_CONNECTIONS,
+          value_parser = trimmed(value_parser!(u32).range(0..=1000)))]
+    pub database_write_connections: u32,
+
     /// PostgreSQL read replicas, comma-separated postgres:// URLs, for the
     /// reads that tolerate a little lag (docs/deploy.md, "Read replicas")
     #[arg(
@@ -458,6 +466,7 @@ impl ServerArgs {
                 log_format: self.log_format,
                 database_pool_size: self.database_pool_size,
                 database_read_connections: self.database_read_connections,
+                database_write_connections: self.database_write_connections,
                 database_replicas: replicas,
                 database_replica_max_lag: std::time::Duration::from_millis(
                     self.database_replica_max_lag_millis,

@@ -178,6 +178,7 @@ pub mod defaults {
     pub const LOG_FORMAT: LogFormat = LogFormat::Text;
     pub const DATABASE_POOL_SIZE: u32 = 10;
     pub const DATABASE_READ_CONNECTIONS: u32 = 1;
+    pub const DATABASE_WRITE_CONNECTIONS: u32 = 16;
     pub const DATABASE_TIMEOUT_SECONDS: u64 = 3;
     pub const SQLITE_SYNCHRONOUS: SqliteSynchronous = SqliteSynchronous::Full;
     pub const LOGIN_RATE_LIMIT: u32 = 10;
@@ -224,6 +225,11 @@ pub struct Config {
     /// that take no blocking thread (0: reads use the pool; docs/storage.md,
     /// "Reads without a blocking thread").
     pub database_read_connections: u32,
+    /// PostgreSQL: connections the HTTP workers keep for writes of one
+    /// statement that take no blocking thread, shared evenly among them
+    /// (at least one each; 0: writes use the pool; docs/storage.md,
+    /// "Writes without a blocking thread").
+    pub database_write_connections: u32,
     /// Read replicas' `postgres://` URLs (docs/deploy.md, "Read replicas").
     pub database_replicas: Vec<String>,
     /// The most a replica may lag and still be read.
@@ -315,6 +321,7 @@ impl Config {
             log_format: defaults::LOG_FORMAT,
             database_pool_size: defaults::DATABASE_POOL_SIZE,
             database_read_connections: defaults::DATABASE_READ_CONNECTIONS,
+            database_write_connections: defaults::DATABASE_WRITE_CONNECTIONS,
             database_replicas: Vec::new(),
             database_replica_max_lag: std::time::Duration::from_millis(
                 defaults::DATABASE_REPLICA_MAX_LAG_MILLIS,

@@ -26,6 +26,19 @@ pub enum StoreError {
     Worker(String),
 }
 
+impl StoreError {
+    /// The caller waited `bound` for the database and stops waiting.
+    pub(super) fn not_answered_within(bound: std::time::Duration) -> Self {
+        StoreError::Unavailable(
+            format!(
+                "the database did not answer within {} ms",
+                bound.as_millis()
+            )
+            .into(),
+        )
+    }
+}
+
 impl From<diesel::result::Error> for StoreError {
     fn from(error: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind, Error};

@@ -5,6 +5,8 @@
 //! workers' own read connections in `reads`, [`StoreError`] in `error`.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -30,7 +32,10 @@ mod tls;
 mod transactions;
 pub use error::StoreError;
 use reads::AsyncReads;
-pub use reads::{KeyedFuture, ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME};
+pub use reads::{
+    KeyedFuture, ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME,
+    WRITES_APPLICATION_NAME as WRITE_CONNECTIONS_NAME,
+};
 pub use replicas::{on_replica, run_lagging, Freshness, Replica, Replicas};
 use run::discard;
 pub use run::{
@@ -42,6 +47,10 @@ pub use transactions::{
     transaction_until, write_transaction, write_transaction_retrying, Conflicted, LostConnection,
     CONFLICT_ATTEMPTS,
 };
+
+/// What [`DbPool::write_once`] returns: `None`, nothing was sent.
+pub type WriteFuture<'s, U> =
+    Pin<Box<dyn Future<Output = Option<Result<U, StoreError>>> + Send + 's>>;
 
 /// Any error, boxed (the cause of a failure, kept for the logs).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -71,6 +80,9 @@ pub struct DbPool {
     /// On PostgreSQL, the HTTP workers' own connections for reads
     /// ([`DbPool::read_by_key`]).
     reads: Option<Arc<AsyncReads>>,
+    /// On PostgreSQL, the HTTP workers' own connections for writes of one
+    /// statement ([`DbPool::write_once`]).
+    writes: Option<Arc<AsyncReads>>,
     /// Read replicas, for the reads that tolerate lag (`replicas`).
     replicas: Option<Arc<Replicas>>,
 }
@@ -99,25 +111,36 @@ impl DbPool {
         self.writer.is_none()
     }
 
-    /// This pool, with reads that take no blocking thread on PostgreSQL:
-    /// each of the `workers` HTTP workers keeps up to `per_worker`
-    /// connections of its own (0: none), beside the pool's. Says in the
-    /// log which way reads go, and why.
-    pub fn with_async_reads(
+    /// This pool, with reads and writes of one statement that take no
+    /// blocking thread on PostgreSQL: each of the `workers` HTTP workers
+    /// keeps up to `per_worker_reads` connections of its own for reads,
+    /// and the process up to `writes` for writes, shared evenly among
+    /// the workers (at least one each; 0: none), beside the pool's. Says
+    /// in the log which way each goes, and why.
+    pub fn with_worker_connections(
         mut self,
         database: &DatabaseUrl,
         workers: usize,
-        per_worker: usize,
+        per_worker_reads: usize,
+        writes: usize,
     ) -> Self {
         let DatabaseUrl::Postgres(url) = database else {
             return self;
         };
-        if per_worker == 0 {
-            tracing::info!("reads of games use the pool (DATABASE_READ_CONNECTIONS=0)");
+        let workers = workers.max(1);
+        let per_worker_writes = match writes {
+            0 => 0,
+            _ => (writes / workers).max(1),
+        };
+        if per_worker_reads + per_worker_writes == 0 {
+            tracing::info!(
+                "reads and writes of games use the pool \
+                 (DATABASE_READ_CONNECTIONS=0, DATABASE_WRITE_CONNECTIONS=0)"
+            );
             return self;
         }
         if let Some(why) = reads::environment_refuses() {
-            tracing::info!(why, "reads of games use the pool");
+            tracing::info!(why, "reads and writes of games use the pool");
             return self;
         }
         let counters = [
@@ -125,20 +148,39 @@ impl DbPool {
             statement_counter(database, Counted::Async),
         ];
         let timeout = self.pool.connection_timeout();
-        match AsyncReads::new(url, per_worker, timeout, counters) {
-            Ok(reads) => {
+        let open = |name, per_worker| match per_worker {
+            0 => Ok(None),
+            _ => AsyncReads::new(url, name, per_worker, timeout, counters.clone())
+                .map(|own| Some(Arc::new(own))),
+        };
+        match (
+            open(reads::APPLICATION_NAME, per_worker_reads),
+            open(reads::WRITES_APPLICATION_NAME, per_worker_writes),
+        ) {
+            (Ok(read_connections), Ok(write_connections)) => {
+                let tls = read_connections
+                    .as_ref()
+                    .or(write_connections.as_ref())
+                    .map(|own| own.tls_checks());
                 tracing::info!(
-                    per_worker,
+                    reads_per_worker = per_worker_reads,
+                    writes_per_worker = per_worker_writes,
                     workers,
-                    tls = reads.tls_checks(),
-                    at_most = workers * per_worker,
+                    tls,
+                    at_most = workers * (per_worker_reads + per_worker_writes),
                     // The pool's, the events' LISTEN connection, these.
-                    connections_in_all = self.pool.max_size() as usize + 1 + workers * per_worker,
-                    "reads of games run on each HTTP worker's own connections, beside the pool's"
+                    connections_in_all = self.pool.max_size() as usize
+                        + 1
+                        + workers * (per_worker_reads + per_worker_writes),
+                    "reads and writes of games run on each HTTP worker's own connections, \
+                     beside the pool's"
                 );
-                self.reads = Some(Arc::new(reads));
+                self.reads = read_connections;
+                self.writes = write_connections;
             }
-            Err(why) => tracing::info!(why, "reads of games use the pool"),
+            (Err(why), _) | (_, Err(why)) => {
+                tracing::info!(why, "reads and writes of games use the pool")
+            }
         }
         self
     }
@@ -162,6 +204,36 @@ impl DbPool {
             + 'static,
     {
         self.reads.as_deref()?.read_by_key(key, work).await
+    }
+
+    /// Whether [`DbPool::write_once`] can be tried from here (it may still
+    /// answer `None`, when opening a connection fails): a caller that must
+    /// prepare its statement first asks this before it does.
+    pub fn writes_here(&self) -> bool {
+        self.writes.as_deref().is_some_and(AsyncReads::usable_here)
+    }
+
+    /// `statement`'s one row, written by sending it once on the calling
+    /// HTTP worker's own connection, bounded as [`run_as`] is, without a
+    /// blocking thread (docs/storage.md, "Writes without a blocking
+    /// thread"); a connection that fails says "unavailable" and nothing
+    /// is sent again. `None`: nothing was sent, as there is no such
+    /// connection to be had now (SQLite, switched off, opening one failed
+    /// lately, not an HTTP worker); the caller writes through the pool.
+    ///
+    /// Boxed, as `Send`: the compiler cannot prove a future generic over
+    /// the statement's lifetimes `Send` where the caller's future is spawned.
+    pub fn write_once<'s, Q, U>(&'s self, statement: Q) -> WriteFuture<'s, U>
+    where
+        Q: diesel_async::methods::LoadQuery<'s, diesel_async::AsyncPgConnection, U> + Send + 's,
+        U: Send + 'static,
+    {
+        Box::pin(async move {
+            match self.writes.as_deref() {
+                Some(writes) => writes.write_once(statement).await,
+                None => None,
+            }
+        })
     }
 
     /// How many transactions the SQLite writer has committed (`None` on
@@ -409,6 +481,7 @@ pub fn pool(
         pool: builder.test_on_check_out(false).build_unchecked(manager),
         writer,
         reads: None,
+        writes: None,
         replicas: None,
     })
 }

@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 
 use diesel::connection::InstrumentationEvent;
 use diesel::QueryResult;
+use diesel_async::pooled_connection::PoolableConnection;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use tokio::sync::oneshot;
 
@@ -50,8 +51,13 @@ mod queue;
 pub use queue::KeyedFuture;
 use queue::{with_queue, Failed};
 
-/// The `application_name` of these connections, unless the URL names one.
+/// The `application_name` of the connections for reads, unless the URL
+/// names one.
 pub const APPLICATION_NAME: &str = "stratego-api reads";
+
+/// The `application_name` of the connections for writes, unless the URL
+/// names one.
+pub const WRITES_APPLICATION_NAME: &str = "stratego-api writes";
 
 /// The one `PG...` variable of the environment known not to be libpq's
 /// (the server's data directory). libpq reads many others for a
@@ -89,6 +95,7 @@ impl AsyncReads {
     /// settings it cannot honour as libpq does.
     pub(super) fn new(
         url: &str,
+        name: &'static str,
         per_thread: usize,
         timeout: Duration,
         counters: [Arc<AtomicU64>; 2],
@@ -146,7 +153,7 @@ impl AsyncReads {
         }
         // What an operator sees in `pg_stat_activity`.
         if !given("application_name") {
-            config.application_name(APPLICATION_NAME);
+            config.application_name(name);
         }
         let home = std::env::var_os("HOME")
             .filter(|home| !home.is_empty())
@@ -239,13 +246,57 @@ impl AsyncReads {
             Ok(_) => Some(Err(StoreError::Unavailable(
                 "the read failed on its connection, too late to read it again".into(),
             ))),
-            Err(_elapsed) => Some(Err(StoreError::Unavailable(
-                format!(
-                    "the database did not answer within {} ms",
-                    self.timeout.as_millis()
-                )
-                .into(),
-            ))),
+            Err(_elapsed) => Some(Err(StoreError::not_answered_within(self.timeout))),
+        }
+    }
+
+    /// `statement`, sent once on one of this thread's connections (the
+    /// next one given back when all are in use), bounded by the pool's
+    /// timeout: its one row, or how it failed. Never sent twice: a write
+    /// whose answer was lost may have been made, and a versioned write
+    /// sent again would then be refused as stale, so a connection that
+    /// fails answers "unavailable", as the pool's would (docs/storage.md,
+    /// "Writes without a blocking thread"). `None`: nothing was sent,
+    /// because no connection is to be had now (outside an HTTP worker,
+    /// or opening one failed lately); the caller writes through the pool.
+    pub(super) async fn write_once<'q, Q, U>(&self, statement: Q) -> Option<Result<U, StoreError>>
+    where
+        Q: diesel_async::methods::LoadQuery<'q, AsyncPgConnection, U> + Send + 'q,
+        U: Send + 'static,
+    {
+        if !on_worker_thread() {
+            return None;
+        }
+        let attempt = async {
+            // A connection whose server ended it (a restart) and this
+            // worker saw close is dropped before anything is sent on it,
+            // so that the write costs no failed request; one that ends
+            // under the statement fails it (below). Each connection kept
+            // is tried at most once.
+            let mut lease = self.lease().await?;
+            for _ in 0..=self.per_thread {
+                if !lease
+                    .conn
+                    .as_mut()
+                    .is_some_and(PoolableConnection::is_broken)
+                {
+                    break;
+                }
+                drop(lease);
+                lease = self.lease().await?;
+            }
+            let conn = lease.conn.as_mut()?;
+            let written = diesel_async::RunQueryDsl::get_result(statement, conn)
+                .await
+                .map_err(StoreError::from);
+            // A connection that answered, with a row or a refusal, is kept;
+            // one that failed to carry the statement is closed.
+            lease.done = !matches!(written, Err(StoreError::Unavailable(_)));
+            Some(written)
+        };
+        match tokio::time::timeout(self.timeout, attempt).await {
+            Ok(written) => written,
+            Err(_elapsed) => Some(Err(StoreError::not_answered_within(self.timeout))),
         }
     }
 
@@ -382,6 +433,12 @@ impl AsyncReads {
             }
         }
         Some(lease)
+    }
+
+    /// Whether a read or write here may take one of this thread's
+    /// connections: on an HTTP worker, unless opening one failed lately.
+    pub(super) fn usable_here(&self) -> bool {
+        on_worker_thread() && with_slot(self.id, |slot| !slot.backing_off()).unwrap_or(false)
     }
 
     /// What the server's certificate must be (for the log).
@@ -594,7 +651,13 @@ mod tests {
     use super::*;
 
     fn reads(url: &str) -> Result<AsyncReads, String> {
-        AsyncReads::new(url, 2, Duration::from_secs(3), Default::default())
+        AsyncReads::new(
+            url,
+            APPLICATION_NAME,
+            2,
+            Duration::from_secs(3),
+            Default::default(),
+        )
     }
 
     #[test]

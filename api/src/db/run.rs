@@ -281,13 +281,34 @@ enum ReaderSource<'a> {
         Option<PooledConnection>,
         bool,
     ),
+    /// None: the change is decided from what is at hand, or not here.
+    /// Whether a connection was wanted.
+    None(bool),
 }
 
 impl Reader<'_> {
+    /// A reader with no connection, for a change decided from a game at
+    /// hand: [`Reader::conn`] fails, and [`Reader::wanted`] says so.
+    pub fn none() -> Reader<'static> {
+        Reader(ReaderSource::None(false))
+    }
+
+    /// Whether a reader with no connection ([`Reader::none`]) was asked
+    /// for one.
+    pub fn wanted(&self) -> bool {
+        matches!(self.0, ReaderSource::None(true))
+    }
+
     /// The connection to read on, checked out of the pool on first use.
     pub fn conn(&mut self) -> Result<&mut DbConnection, StoreError> {
         match &mut self.0 {
             ReaderSource::Given(conn) => Ok(&mut **conn),
+            ReaderSource::None(wanted) => {
+                *wanted = true;
+                Err(StoreError::Unavailable(
+                    "no connection is at hand for the read".into(),
+                ))
+            }
             ReaderSource::Idle(pool, taken, none_idle) => {
                 if taken.is_none() {
                     *taken = pool.try_get();
@@ -320,13 +341,7 @@ where
         Ok(Err(join)) => Err(E::from(StoreError::Worker(join.to_string()))),
         Err(_elapsed) => {
             abandoned.store(true, Ordering::Release);
-            Err(E::from(StoreError::Unavailable(
-                format!(
-                    "the database did not answer within {} ms",
-                    bound.as_millis()
-                )
-                .into(),
-            )))
+            Err(E::from(StoreError::not_answered_within(bound)))
         }
     }
 }

@@ -43,6 +43,7 @@ use super::{clock, rated, Context};
 use crate::db::{self, DbConnection, Next, Reader, StoreError, WriteTo};
 use crate::events::NewEvent;
 use crate::storage::changes::{self, ChangeRows, Outcome};
+use crate::storage::events::NewEventRow;
 use crate::storage::games::{ActionRow, Expected, GameRow, NamesRead, SeatsRead};
 use crate::storage::idempotency::{self as keys, IdempotencyRow};
 use crate::storage::to_db_time;
@@ -103,13 +104,25 @@ pub async fn run(ctx: &Context, request: Request) -> Result<Answered<Answer>, Ga
         } else {
             db::Reading::InTurn
         };
-        let attempt = db::run_change(
-            &ctx.pool,
-            reading,
-            move |reader| sourced_and_decided(reader, &read, source.clone(), now),
-            move |to, decided| written(to, &write, decided, now),
-        )
-        .await;
+        // From a game read recently, the change may need no read: then it
+        // is decided and written here, on this HTTP worker, where the
+        // backend can write it so.
+        let here = match source.clone().filter(|_| ctx.pool.writes_here()) {
+            Some(at_hand) => decided_and_written_here(ctx, &request, at_hand, now).await,
+            None => None,
+        };
+        let attempt = match here {
+            Some(attempt) => attempt,
+            None => {
+                db::run_change(
+                    &ctx.pool,
+                    reading,
+                    move |reader| sourced_and_decided(reader, &read, source.clone(), now),
+                    move |to, decided| written(to, &write, decided, now),
+                )
+                .await
+            }
+        };
         match attempt {
             Ok(Step::Written(change)) => return Ok(Answered::Written(announce(ctx, change))),
             Ok(Step::Replayed(replayed)) => return Ok(Answered::Replayed(replayed)),
@@ -367,6 +380,11 @@ struct Encoded {
 }
 
 impl Encoded {
+    /// Whether this change ends the game (and is rated with it).
+    fn ends_the_game(&self) -> bool {
+        matches!(self.record.phase, Phase::Finished(_))
+    }
+
     /// Moves `record` (changed in memory, still at its old version) to the
     /// next version and encodes it.
     fn next_version(
@@ -422,29 +440,104 @@ fn written<T: Serialize>(
             Outcome::Lost => Err(Failed::Lost),
         },
         ToWrite::Change(encoded, change) => {
-            let events = notices::as_events(&change.notices)?;
-            let events: Vec<_> = events.iter().map(NewEvent::row).collect();
-            let key = match (&request.idempotency, request.actor.user()) {
-                (Some(idem), Some(user)) => Some(answer_row(idem, user, &change, now)?),
-                _ => None,
-            };
-            let rows = ChangeRows {
-                row: &encoded.row,
-                expected: encoded.read.expected(encoded.before),
-                action: encoded.action.as_ref(),
-                events: &events,
-                key: key.as_ref(),
-                replaces_key,
-                created_at: to_db_time(now),
-            };
+            let besides = Besides::of(request, &change, now)?;
+            let events = besides.event_rows();
+            let rows = besides.rows(&encoded, &events, replaces_key, now);
             // A game this change ends is rated with it (docs/ratings.md).
             let record = &encoded.record;
-            let rate = matches!(record.phase, Phase::Finished(_))
+            let rate = encoded
+                .ends_the_game()
                 .then_some(move |conn: &mut DbConnection| rated::rate_if_ended(conn, record, now));
             match changes::write(to, &rows, rate)? {
                 Outcome::Written => Ok(Step::Written(change)),
                 Outcome::Lost => Err(Failed::Lost),
             }
+        }
+    }
+}
+
+/// Stages 1 to 4 of an attempt on this HTTP worker, without a blocking
+/// thread, for a change decided from the game at hand that reads nothing
+/// more (no answer under a key to look up, not refused) and writes one
+/// statement (not rated, no expired key to replace), on the worker's own
+/// connection (docs/storage.md, "Writes without a blocking thread").
+/// `None`: this change is not to be written here and nothing was written;
+/// the usual way reads, decides and writes it.
+async fn decided_and_written_here(
+    ctx: &Context,
+    request: &Request,
+    at_hand: Arc<ReadGame>,
+    now: DateTime<Utc>,
+) -> Option<Result<Step<Answer>, Failed>> {
+    let mut reader = Reader::none();
+    let decided = match sourced_and_decided(&mut reader, request, Some(at_hand), now) {
+        Ok(Next::Done(step)) => return Some(Ok(step)),
+        Ok(Next::Write(decided)) => decided,
+        Err(_) if reader.wanted() => return None,
+        Err(failed) => return Some(Err(failed)),
+    };
+    let ToWrite::Change(encoded, change) = decided.write else {
+        return None;
+    };
+    if encoded.ends_the_game() {
+        return None;
+    }
+    let besides = match Besides::of(request, &change, now) {
+        Ok(besides) => besides,
+        Err(error) => return Some(Err(error.into())),
+    };
+    let events = besides.event_rows();
+    let rows = besides.rows(&encoded, &events, decided.replaces_key, now);
+    Some(match changes::write_here(&ctx.pool, &rows).await? {
+        Ok(Outcome::Written) => Ok(Step::Written(change)),
+        Ok(Outcome::Lost) => Err(Failed::Lost),
+        Err(error) => Err(error.into()),
+    })
+}
+
+/// What a change writes besides the game and its action: its events, and
+/// the answer under the request's key.
+struct Besides {
+    events: Vec<NewEvent>,
+    key: Option<IdempotencyRow>,
+}
+
+impl Besides {
+    fn of<T: Serialize>(
+        request: &Request,
+        change: &Change<T>,
+        now: DateTime<Utc>,
+    ) -> Result<Besides, GameError> {
+        let key = match (&request.idempotency, request.actor.user()) {
+            (Some(idem), Some(user)) => Some(answer_row(idem, user, change, now)?),
+            _ => None,
+        };
+        Ok(Besides {
+            events: notices::as_events(&change.notices)?,
+            key,
+        })
+    }
+
+    fn event_rows(&self) -> Vec<NewEventRow<'_>> {
+        self.events.iter().map(NewEvent::row).collect()
+    }
+
+    /// Everything the change writes.
+    fn rows<'a>(
+        &'a self,
+        encoded: &'a Encoded,
+        events: &'a [NewEventRow<'a>],
+        replaces_key: Option<NaiveDateTime>,
+        now: DateTime<Utc>,
+    ) -> ChangeRows<'a> {
+        ChangeRows {
+            row: &encoded.row,
+            expected: encoded.read.expected(encoded.before),
+            action: encoded.action.as_ref(),
+            events,
+            key: self.key.as_ref(),
+            replaces_key,
+            created_at: to_db_time(now),
         }
     }
 }

@@ -7,6 +7,8 @@
 //!   ([`games::save_with_events`]), unless the change needs more (the
 //!   ratings of a game it ends, an expired answer under its key to
 //!   replace): then a transaction of its own.
+//!   Sent from an HTTP worker, the one statement goes on that worker's own
+//!   connection ([`write_here`]).
 //! - On SQLite ([`WriteTo::Group`]) it is the same rows written one
 //!   statement after the other inside the writer's transaction.
 //!
@@ -20,7 +22,7 @@ use diesel::result::Error as DieselError;
 use super::events::{self, NewEventRow};
 use super::games::{self, ActionRow, Expected, GameRow};
 use super::idempotency::{self as keys, IdempotencyRow};
-use crate::db::{self, DbConnection, StoreError, WriteTo};
+use crate::db::{self, DbConnection, DbPool, StoreError, WriteTo};
 
 /// Everything one change writes, encoded.
 pub struct ChangeRows<'a> {
@@ -48,6 +50,16 @@ pub enum Outcome {
     Lost,
 }
 
+impl Outcome {
+    /// Written, or (`false`) lost.
+    fn of(written: bool) -> Outcome {
+        match written {
+            true => Outcome::Written,
+            false => Outcome::Lost,
+        }
+    }
+}
+
 /// Writes `rows`, and `more` in the same transaction (`None`: nothing
 /// more). With [`WriteTo::Group`] a lost write may have written part of
 /// the rows: the caller must then end its turn with an error, which rolls
@@ -68,20 +80,7 @@ where
                     "the request's deadline passed before the write".into(),
                 ));
             }
-            let written = games::save_with_events(
-                conn,
-                rows.row,
-                rows.expected,
-                rows.action,
-                rows.events,
-                rows.key,
-                rows.created_at,
-            )?;
-            Ok(if written {
-                Outcome::Written
-            } else {
-                Outcome::Lost
-            })
+            Ok(Outcome::of(games::save_with_events(conn, rows)?))
         }
         WriteTo::Connection(conn, deadline) => {
             match db::transaction_until(conn, deadline, |conn| in_order(conn, rows, more)) {
@@ -96,6 +95,23 @@ where
             Err(Undone::Failed(error)) => Err(error),
         },
     }
+}
+
+/// [`write`] of a change that needs nothing more in its transaction, as
+/// its one statement sent on the calling HTTP worker's own PostgreSQL
+/// connection, without a blocking thread (docs/storage.md, "Writes without
+/// a blocking thread"). `None`: nothing was sent (SQLite, no such
+/// connection to be had now, or the change needs a transaction: an
+/// expired answer under its key to replace); write with [`write`] instead.
+pub async fn write_here(
+    pool: &DbPool,
+    rows: &ChangeRows<'_>,
+) -> Option<Result<Outcome, StoreError>> {
+    if rows.replaces_key.is_some() {
+        return None;
+    }
+    let written = games::save_with_events_here(pool, rows).await?;
+    Some(written.map(Outcome::of))
 }
 
 /// Stores `key`, the answer to a request that changed nothing (a

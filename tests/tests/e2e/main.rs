@@ -63,3 +63,4 @@ mod vacations;
 mod variants;
 mod views_kept;
 mod web_client;
+mod writes;

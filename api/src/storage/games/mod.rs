@@ -17,7 +17,7 @@ use crate::schema::{game_actions, game_deadlines, games, rematches, users};
 mod save;
 mod with_names;
 
-pub use save::{save, save_with_events, Expected, NamesRead, SeatsRead};
+pub use save::{save, save_with_events, save_with_events_here, Expected, NamesRead, SeatsRead};
 pub use with_names::{find_many_with_names_async, find_with_names, UserNames};
 
 /// The values of the `status` column (docs/lifecycle.md). The status

@@ -16,8 +16,9 @@ use diesel::sqlite::Sqlite;
 use uuid::Uuid;
 
 use super::{ActionRow, GameChanges, GameRow, PlayChanges};
-use crate::db::DbConnection;
-use crate::storage::events::{NewEventRow, PgEvents};
+use crate::db::{DbConnection, DbPool, StoreError};
+use crate::storage::changes::ChangeRows;
+use crate::storage::events::PgEvents;
 use crate::storage::idempotency::IdempotencyRow;
 use crate::storage::prepared::prepared_statement;
 
@@ -157,38 +158,54 @@ const KEY_TAKEN: &str = "idempotency_keys_pkey";
 /// the game first or took the key meanwhile (a concurrent request with the
 /// same key). Not for SQLite, whose writes share the writer's
 /// transactions (an error there).
-pub fn save_with_events(
-    conn: &mut DbConnection,
-    row: &GameRow,
-    expected: Expected<'_>,
-    action: Option<&ActionRow>,
-    events: &[NewEventRow<'_>],
-    key: Option<&IdempotencyRow>,
-    created_at: NaiveDateTime,
-) -> QueryResult<bool> {
+pub fn save_with_events(conn: &mut DbConnection, rows: &ChangeRows<'_>) -> QueryResult<bool> {
     let DbConnection::Postgresql(pg) = conn else {
         return Err(diesel::result::Error::QueryBuilderError(
             "a change in one statement is for PostgreSQL only".into(),
         ));
     };
-    #[derive(QueryableByName)]
-    struct Saved {
-        #[diesel(sql_type = diesel::sql_types::Integer)]
-        written: i32,
-    }
-    let saved: Result<Saved, _> = SaveWithEventsOnPostgres {
-        save: SaveOnPostgres::of(row, expected, action),
-        events: PgEvents::of(events, created_at),
-        key: KeyBinds::of(key),
-    }
-    .get_result(pg);
+    written(
+        SaveWithEventsOnPostgres::of(rows).get_result(pg),
+        rows.key.is_some(),
+    )
+}
+
+/// [`save_with_events`], sent once on the calling HTTP worker's own
+/// connection, without a blocking thread (`db::DbPool::write_once`).
+/// `None`: nothing was sent (no such connection to be had now); write
+/// with [`save_with_events`] instead.
+pub async fn save_with_events_here(
+    pool: &DbPool,
+    rows: &ChangeRows<'_>,
+) -> Option<Result<bool, StoreError>> {
+    let statement = SaveWithEventsOnPostgres::of(rows);
+    Some(match pool.write_once::<_, Saved>(statement).await? {
+        Ok(saved) => Ok(saved.written == 1),
+        // Classified already: only the key's taking is looked for.
+        Err(StoreError::Query(error)) => {
+            written(Err(error), rows.key.is_some()).map_err(StoreError::Query)
+        }
+        Err(error) => Err(error),
+    })
+}
+
+/// The one row [`SaveWithEventsOnPostgres`] answers.
+#[derive(QueryableByName)]
+struct Saved {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    written: i32,
+}
+
+/// Whether [`SaveWithEventsOnPostgres`] wrote the change, from its answer
+/// (`keyed`: the change stores an answer under a key).
+fn written(saved: QueryResult<Saved>, keyed: bool) -> QueryResult<bool> {
     match saved {
         Ok(saved) => Ok(saved.written == 1),
         // The key's primary key: the one unique value here another
         // request can take first (the action's and the events' numbers
         // follow the version and the counters).
         Err(diesel::result::Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info))
-            if key.is_some() && info.constraint_name() == Some(KEY_TAKEN) =>
+            if keyed && info.constraint_name() == Some(KEY_TAKEN) =>
         {
             Ok(false)
         }
@@ -301,7 +318,15 @@ impl<'a> KeyBinds<'a> {
     }
 }
 
-impl SaveWithEventsOnPostgres<'_> {
+impl<'a> SaveWithEventsOnPostgres<'a> {
+    fn of(rows: &'a ChangeRows<'a>) -> Self {
+        SaveWithEventsOnPostgres {
+            save: SaveOnPostgres::of(rows.row, rows.expected, rows.action),
+            events: PgEvents::of(rows.events, rows.created_at),
+            key: KeyBinds::of(rows.key),
+        }
+    }
+
     /// The common table expression `kept`: the answer under its key, with
     /// the game and version of the update (without a key, nothing).
     fn walk_key<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
