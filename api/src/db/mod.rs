@@ -2,7 +2,7 @@
 //! and the embedded migrations. Running work off the actix workers is in
 //! `run` ([`run`], [`run_write`], [`run_change`]), transactions in
 //! `transactions`, SQLite's group commit in `group_commit`, the HTTP
-//! workers' own read connections in `reads`, [`StoreError`] in `error`.
+//! workers' own connections for reads and writes in `own`, [`StoreError`] in `error`.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -23,7 +23,7 @@ use crate::config::{DatabaseUrl, SqliteSynchronous};
 mod error;
 mod group_commit;
 use group_commit::GroupWriter;
-mod reads;
+mod own;
 mod replicas;
 mod run;
 #[cfg(test)]
@@ -31,8 +31,8 @@ pub(crate) mod scratch;
 mod tls;
 mod transactions;
 pub use error::StoreError;
-use reads::AsyncReads;
-pub use reads::{
+use own::OwnConnections;
+pub use own::{
     KeyedFuture, ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME,
     WRITES_APPLICATION_NAME as WRITE_CONNECTIONS_NAME,
 };
@@ -79,10 +79,10 @@ pub struct DbPool {
     writer: Option<Arc<GroupWriter>>,
     /// On PostgreSQL, the HTTP workers' own connections for reads
     /// ([`DbPool::read_by_key`]).
-    reads: Option<Arc<AsyncReads>>,
+    reads: Option<Arc<OwnConnections>>,
     /// On PostgreSQL, the HTTP workers' own connections for writes of one
     /// statement ([`DbPool::write_once`]).
-    writes: Option<Arc<AsyncReads>>,
+    writes: Option<Arc<OwnConnections>>,
     /// Read replicas, for the reads that tolerate lag (`replicas`).
     replicas: Option<Arc<Replicas>>,
 }
@@ -139,7 +139,7 @@ impl DbPool {
             );
             return self;
         }
-        if let Some(why) = reads::environment_refuses() {
+        if let Some(why) = own::environment_refuses() {
             tracing::info!(why, "reads and writes of games use the pool");
             return self;
         }
@@ -150,12 +150,12 @@ impl DbPool {
         let timeout = self.pool.connection_timeout();
         let open = |name, per_worker| match per_worker {
             0 => Ok(None),
-            _ => AsyncReads::new(url, name, per_worker, timeout, counters.clone())
+            _ => OwnConnections::new(url, name, per_worker, timeout, counters.clone())
                 .map(|own| Some(Arc::new(own))),
         };
         match (
-            open(reads::APPLICATION_NAME, per_worker_reads),
-            open(reads::WRITES_APPLICATION_NAME, per_worker_writes),
+            open(own::APPLICATION_NAME, per_worker_reads),
+            open(own::WRITES_APPLICATION_NAME, per_worker_writes),
         ) {
             (Ok(read_connections), Ok(write_connections)) => {
                 let tls = read_connections
@@ -210,7 +210,9 @@ impl DbPool {
     /// answer `None`, when opening a connection fails): a caller that must
     /// prepare its statement first asks this before it does.
     pub fn writes_here(&self) -> bool {
-        self.writes.as_deref().is_some_and(AsyncReads::usable_here)
+        self.writes
+            .as_deref()
+            .is_some_and(OwnConnections::usable_here)
     }
 
     /// `statement`'s one row, written by sending it once on the calling

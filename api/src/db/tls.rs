@@ -1,13 +1,13 @@
 //! TLS to PostgreSQL (docs/storage.md, "TLS to PostgreSQL"): libpq's
 //! `sslmode` and `sslrootcert` as libpq reads them, and what the HTTP
-//! workers' own read connections (`reads`) make of them.
+//! workers' own connections (`own`) make of them.
 //!
 //! The pool and the LISTEN connection are libpq's, which does TLS itself
-//! (with the OpenSSL built into the binary). The read connections are
+//! (with the OpenSSL built into the binary). The workers' own connections are
 //! tokio-postgres', which knows `disable`, `prefer` and `require` only and
 //! never checks a certificate: here they get a rustls client that checks
 //! what libpq's OpenSSL checks for each mode, with the same root
-//! certificates. Where that cannot be promised, the reads use the pool.
+//! certificates. Where that cannot be promised, they are not used and the pool reads and writes.
 
 use std::fmt;
 use std::future::Future;
@@ -179,7 +179,7 @@ fn percent_decoded(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// How the read connections reach the server: the tokio-postgres
+/// How the workers' own connections reach the server: the tokio-postgres
 /// `sslmode` of each attempt in turn (libpq's `allow` and `prefer` try the
 /// other way when the first fails), and the TLS client they use.
 #[derive(Debug, Clone)]
@@ -209,7 +209,7 @@ impl ReadTls {
 /// the home directory).
 const DEFAULT_ROOT_FILE: &str = ".postgresql/root.crt";
 
-/// What the read connections of a database with these TLS `params` and
+/// What the workers' own connections of a database with these TLS `params` and
 /// hosts (`config`) do, or why they cannot do what libpq does (then reads
 /// use the pool). `home`: the home directory (libpq's default root file is
 /// below it).

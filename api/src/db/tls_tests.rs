@@ -63,7 +63,7 @@ impl Drop for TempFile {
 
 fn params(url: &str) -> (TlsParams, tokio_postgres::Config) {
     let tls = TlsParams::of_url(url);
-    // The rest of the URL, as `reads` hands it to tokio-postgres.
+    // The rest of the URL, as `own` hands it to tokio-postgres.
     let rest = match url.split_once('?') {
         None => url.to_owned(),
         Some((base, query)) => {

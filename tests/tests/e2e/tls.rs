@@ -21,7 +21,7 @@ use rcgen::{
 use crate::cluster::Cluster;
 use crate::harness::TestDatabase;
 use crate::process::ServerProcess;
-use crate::support::{game_view, start_game};
+use crate::support::{game_view, start_game, Server};
 
 /// The role the server connects as, and its password.
 const ROLE: &str = "tls_app";
@@ -146,22 +146,32 @@ impl TlsCluster {
     }
 
     /// Serves on `url`: two players start a game and read it (the views are
-    /// read on the HTTP workers' own connections); then every connection
-    /// of the server is encrypted, among them the pool's, the LISTEN
-    /// connection and a worker's read connection.
+    /// read on the HTTP workers' own connections) and one moves; then
+    /// every connection of the server is encrypted, among them the pool's,
+    /// the LISTEN connection and a worker's read and write connections.
     async fn serves_over_tls_only(&self, url: &str) {
         let server = ServerProcess::start_on(url, &[]);
         let red = server.register("tls_red").await;
         let blue = server.register("tls_blue").await;
         let game = start_game(&server, &red, &blue, 3).await;
-        for user in [&red, &blue] {
+        for user in [&blue, &red] {
             let view = game_view(&server, &game, user).await;
             assert_eq!(view["status"], "playing", "{view}");
         }
+        // Red, to move, moves after its view: written on a worker's own
+        // write connection.
+        let view = game_view(&server, &game, &red).await;
+        let m = view["legal_moves"][0].clone();
+        let body = serde_json::json!({"from": m["from"], "to": m["to"], "expected_version": view["version"]});
+        let moved = server
+            .post_as(&format!("/api/v1/games/{game}/moves"), &red, &body)
+            .await;
+        assert_eq!(moved.status().as_u16(), 200);
         let kinds = [
             "",
             api::events::listener::APPLICATION_NAME,
             api::db::READ_CONNECTIONS_NAME,
+            api::db::WRITE_CONNECTIONS_NAME,
         ];
         // The LISTEN connection opens on a thread of its own: wait for it
         // (and the others), a while at most.

@@ -1,5 +1,5 @@
 //! The reads waiting on one HTTP worker thread to be taken together
-//! ([`super::AsyncReads::read_by_key`]; docs/storage.md, "Reads taken
+//! ([`super::OwnConnections::read_by_key`]; docs/storage.md, "Reads taken
 //! together"): per database and statement, a queue of keys, each with the
 //! way back to the read that asked for it.
 

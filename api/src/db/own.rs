@@ -1,7 +1,8 @@
-//! Reads on PostgreSQL that take no blocking thread (docs/storage.md,
-//! "Reads without a blocking thread").
+//! The HTTP workers' own connections to PostgreSQL: reads, and writes of
+//! one statement, that take no blocking thread (docs/storage.md, "Reads
+//! without a blocking thread" and "Writes without a blocking thread").
 //!
-//! A read through the pool ([`super::run_as`]) hands its work to a blocking
+//! Work through the pool ([`super::run_as`]) is handed to a blocking
 //! thread, which wakes, sends the statement, sleeps until the answer and
 //! wakes the HTTP worker again: two thread switches a request beside the
 //! round trip itself, and on two cores they cost more than the statement.
@@ -11,21 +12,24 @@
 //!
 //! Each HTTP worker thread keeps its own connections (at most
 //! `per_thread`, opened on first use and kept while they work), so a
-//! connection and the task that drives it live on one thread and no read
-//! crosses threads. With all of them in use a read waits for the next one
-//! given back, first come first served, and the reads waiting then are
-//! taken together: the read that gets the connection sends one statement
-//! for all of their keys ([`AsyncReads::read_by_key`]). When opening a
-//! connection failed a moment ago, or outside an HTTP worker, there is no
-//! asynchronous read and the caller uses the pool, as every other
-//! statement does. A connection that fails at once is dropped and the read
-//! asked again once on a new one, then left to the pool, which answers it
-//! (or says the database is unavailable) as before; one that fails later answers "unavailable"
-//! itself, so that no read waits much past its bound. They use TLS as
-//! libpq would for the same URL (`sslmode`, `sslrootcert`; `tls`), and
-//! are used only where libpq and this client read the same settings (no
-//! `PG...` variable in the environment, no parameter that only libpq
-//! knows, no TLS setting `tls` cannot honour).
+//! connection and the task that drives it live on one thread and no
+//! statement crosses threads; reads and writes each have a set of their
+//! own ([`OwnConnections`], one for each). With all of them in use a
+//! statement waits for the next one given back, first come first served.
+//! The reads waiting then are taken together: the read that gets the
+//! connection sends one statement for all of their keys
+//! ([`OwnConnections::read_by_key`]). When opening a connection failed a
+//! moment ago, or outside an HTTP worker, there is no connection here and
+//! the caller uses the pool, as every other statement does. A read whose
+//! connection fails at once is asked again once on a new one, then left
+//! to the pool, which answers it (or says the database is unavailable) as
+//! before; one that fails later answers "unavailable" itself, so that no
+//! read waits much past its bound. A write is never sent twice
+//! ([`OwnConnections::write_once`]). They use TLS as libpq would for the
+//! same URL (`sslmode`, `sslrootcert`; `tls`), and are used only where
+//! libpq and this client read the same settings (no `PG...` variable in
+//! the environment, no parameter that only libpq knows, no TLS setting
+//! `tls` cannot honour).
 
 use std::any::TypeId;
 use std::cell::RefCell;
@@ -73,10 +77,11 @@ const RETRY_AFTER: Duration = Duration::from_secs(30);
 /// The future a read's work returns: it borrows the connection.
 pub type ReadFuture<'c, T> = Pin<Box<dyn Future<Output = QueryResult<T>> + Send + 'c>>;
 
-/// The asynchronous reads of one database: how to open a connection, how
-/// many each thread may keep, and what bounds a read.
+/// One set of the workers' own connections to one database (for reads,
+/// or for writes): how to open a connection, how many each thread may
+/// keep, and what bounds a statement.
 #[derive(Debug)]
-pub(super) struct AsyncReads {
+pub(super) struct OwnConnections {
     /// Tells this database's connections apart from another's on the same
     /// thread (tests run several servers in one process).
     id: u64,
@@ -89,7 +94,7 @@ pub(super) struct AsyncReads {
     counters: [Arc<AtomicU64>; 2],
 }
 
-impl AsyncReads {
+impl OwnConnections {
     /// Reads for the PostgreSQL database at `url`, or why there are none:
     /// a URL this client cannot read (a libpq-only parameter), or TLS
     /// settings it cannot honour as libpq does.
@@ -159,7 +164,7 @@ impl AsyncReads {
             .filter(|home| !home.is_empty())
             .map(PathBuf::from);
         let tls = tls::plan(&tls_params, &config, home.as_deref())?;
-        Ok(AsyncReads {
+        Ok(OwnConnections {
             id: IDS.fetch_add(1, Ordering::Relaxed),
             config,
             tls,
@@ -650,8 +655,8 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
-    fn reads(url: &str) -> Result<AsyncReads, String> {
-        AsyncReads::new(
+    fn reads(url: &str) -> Result<OwnConnections, String> {
+        OwnConnections::new(
             url,
             APPLICATION_NAME,
             2,
