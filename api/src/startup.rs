@@ -232,18 +232,22 @@ impl Application {
         };
         let app_state = state.clone();
         let docs = ServedDocs::made_aside().map_err(StartupError::Other)?;
-        let mut server = HttpServer::new(move || build_app(app_state.clone(), &docs))
-            .listen(listener)
-            .map_err(|source| StartupError::Bind {
-                address: local.to_string(),
-                source,
-            })?
-            .shutdown_timeout(budget.requests_seconds)
-            .keep_alive(if config.keep_alive.is_zero() {
-                actix_web::http::KeepAlive::Disabled
-            } else {
-                actix_web::http::KeepAlive::Timeout(config.keep_alive)
-            });
+        let mut server = HttpServer::new(move || {
+            // Called on each worker's thread as it starts.
+            db::mark_http_worker();
+            build_app(app_state.clone(), &docs)
+        })
+        .listen(listener)
+        .map_err(|source| StartupError::Bind {
+            address: local.to_string(),
+            source,
+        })?
+        .shutdown_timeout(budget.requests_seconds)
+        .keep_alive(if config.keep_alive.is_zero() {
+            actix_web::http::KeepAlive::Disabled
+        } else {
+            actix_web::http::KeepAlive::Timeout(config.keep_alive)
+        });
         if let Some(workers) = config.workers {
             server = server.workers(workers);
         }

@@ -33,7 +33,7 @@ mod transactions;
 pub use error::StoreError;
 use own::OwnConnections;
 pub use own::{
-    KeyedFuture, ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME,
+    mark_http_worker, KeyedFuture, ReadFuture, APPLICATION_NAME as READ_CONNECTIONS_NAME,
     WRITES_APPLICATION_NAME as WRITE_CONNECTIONS_NAME,
 };
 pub use replicas::{on_replica, run_lagging, Freshness, Replica, Replicas};
@@ -48,9 +48,9 @@ pub use transactions::{
     CONFLICT_ATTEMPTS,
 };
 
-/// What [`DbPool::write_once`] returns: `None`, nothing was sent.
+/// What [`DbPool::write_once`] returns: the statement's rows, or `None`: nothing was sent.
 pub type WriteFuture<'s, U> =
-    Pin<Box<dyn Future<Output = Option<Result<U, StoreError>>> + Send + 's>>;
+    Pin<Box<dyn Future<Output = Option<Result<Vec<U>, StoreError>>> + Send + 's>>;
 
 /// Any error, boxed (the cause of a failure, kept for the logs).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -215,7 +215,7 @@ impl DbPool {
             .is_some_and(OwnConnections::usable_here)
     }
 
-    /// `statement`'s one row, written by sending it once on the calling
+    /// `statement`'s rows, written by sending it once on the calling
     /// HTTP worker's own connection, bounded as [`run_as`] is, without a
     /// blocking thread (docs/storage.md, "Writes without a blocking
     /// thread"); a connection that fails says "unavailable" and nothing

@@ -86,6 +86,9 @@ pub(super) struct OwnConnections {
     /// thread (tests run several servers in one process).
     id: u64,
     config: tokio_postgres::Config,
+    /// What they are for (their `application_name` unless the URL names
+    /// one), for the log.
+    name: &'static str,
     /// How the connections use TLS.
     tls: ReadTls,
     per_thread: usize,
@@ -167,6 +170,7 @@ impl OwnConnections {
         Ok(OwnConnections {
             id: IDS.fetch_add(1, Ordering::Relaxed),
             config,
+            name,
             tls,
             per_thread,
             timeout,
@@ -257,14 +261,20 @@ impl OwnConnections {
 
     /// `statement`, sent once on one of this thread's connections (the
     /// next one given back when all are in use), bounded by the pool's
-    /// timeout: its one row, or how it failed. Never sent twice: a write
+    /// timeout: its rows, read to the end of its answer (after its
+    /// commit, and any error that follows the rows), or how it failed. Never sent twice: a write
     /// whose answer was lost may have been made, and a versioned write
     /// sent again would then be refused as stale, so a connection that
     /// fails answers "unavailable", as the pool's would (docs/storage.md,
     /// "Writes without a blocking thread"). `None`: nothing was sent,
     /// because no connection is to be had now (outside an HTTP worker,
-    /// or opening one failed lately); the caller writes through the pool.
-    pub(super) async fn write_once<'q, Q, U>(&self, statement: Q) -> Option<Result<U, StoreError>>
+    /// or opening one failed lately), within a tenth of the bound; the
+    /// caller writes through the pool. Later, it is "unavailable": the
+    /// pool would take a whole bound more.
+    pub(super) async fn write_once<'q, Q, U>(
+        &self,
+        statement: Q,
+    ) -> Option<Result<Vec<U>, StoreError>>
     where
         Q: diesel_async::methods::LoadQuery<'q, AsyncPgConnection, U> + Send + 'q,
         U: Send + 'static,
@@ -272,6 +282,7 @@ impl OwnConnections {
         if !on_worker_thread() {
             return None;
         }
+        let started = Instant::now();
         let attempt = async {
             // A connection whose server ended it (a restart) and this
             // worker saw close is dropped before anything is sent on it,
@@ -291,7 +302,10 @@ impl OwnConnections {
                 lease = self.lease().await?;
             }
             let conn = lease.conn.as_mut()?;
-            let written = diesel_async::RunQueryDsl::get_result(statement, conn)
+            // All of its answer: PostgreSQL sends a statement's rows before
+            // it commits, and the commit can still fail; the answer ends
+            // once the commit is done.
+            let written = diesel_async::RunQueryDsl::load(statement, conn)
                 .await
                 .map_err(StoreError::from);
             // A connection that answered, with a row or a refusal, is kept;
@@ -300,6 +314,9 @@ impl OwnConnections {
             Some(written)
         };
         match tokio::time::timeout(self.timeout, attempt).await {
+            Ok(None) if started.elapsed() > self.timeout / 10 => Some(Err(
+                StoreError::Unavailable("no connection was to be had for the write in time".into()),
+            )),
             Ok(written) => written,
             Err(_elapsed) => Some(Err(StoreError::not_answered_within(self.timeout))),
         }
@@ -427,7 +444,8 @@ impl OwnConnections {
                 Err(error) => {
                     tracing::warn!(
                         error = %super::one_line(&error.to_string()),
-                        "could not open an asynchronous read connection; reads use the pool for {} s",
+                        connections = self.name,
+                        "could not open a connection of the worker's own; the pool is used for {} s",
                         RETRY_AFTER.as_secs()
                     );
                     with_slot(self.id, |slot| {
@@ -591,12 +609,25 @@ fn with_slot<R>(id: u64, f: impl FnOnce(&mut Slot) -> R) -> Option<R> {
         .ok()
 }
 
-/// Whether this thread runs a single-threaded runtime (as each HTTP worker
-/// does): only there does a read's future, and the task that drives its
-/// connection, stay on the thread whose connections it uses.
+thread_local! {
+    static HTTP_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the calling thread as an HTTP worker's, whose reads and writes
+/// may use connections of its own (called by each worker as it starts).
+pub fn mark_http_worker() {
+    HTTP_WORKER.with(|worker| worker.set(true));
+}
+
+/// Whether this thread is an HTTP worker's ([`mark_http_worker`]: not the
+/// main thread, whose tasks, the bots' and the clock's, use the pool, nor
+/// the metrics server's) and runs a single-threaded runtime (as each
+/// does): only there does a statement's future, and the task that drives
+/// its connection, stay on the thread whose connections it uses.
 fn on_worker_thread() -> bool {
-    tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread)
+    HTTP_WORKER.with(std::cell::Cell::get)
+        && tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread)
 }
 
 /// Why this process's environment keeps reads on the pool, if it does: a

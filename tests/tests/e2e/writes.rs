@@ -2,9 +2,9 @@
 //! change decided from the game its view just read is written by the HTTP
 //! worker itself, its one statement sent on a connection of its own. These
 //! tests hold what a user relies on: the move is made once and answered as
-//! before, a connection the database ended costs no failed move, the bound
-//! on connections holds under many moves at once, and the setting turns the
-//! path off.
+//! before, only once it is committed, a connection the database ended costs
+//! no failed move, the bound on connections holds under many moves at once,
+//! and the setting turns the path off.
 
 use domain::{Rules, Variant};
 
@@ -24,6 +24,15 @@ async fn version_seen(app: &TestApp, game: &Match) -> i64 {
     game_view(app, &game.id, &game.red).await["version"]
         .as_i64()
         .unwrap()
+}
+
+/// Runs `sql` on the test's PostgreSQL database.
+async fn pg_execute(app: &TestApp, sql: &'static str) {
+    use diesel::connection::SimpleConnection;
+    let pool = app.pool.clone();
+    tokio::task::spawn_blocking(move || pool.get().unwrap().batch_execute(sql).unwrap())
+        .await
+        .unwrap();
 }
 
 /// The move to play now in `game`, with its view read first, as every
@@ -89,6 +98,50 @@ postgres_tests! {
             assert_eq!(version_seen(&app, &game).await, before + 1);
         }
         assert!(write_connections(&app).await >= 1);
+    }
+
+    /// The statement's row (how many games it updated) comes before its
+    /// commit: here a check deferred to the commit fails after the row,
+    /// and the whole change is rolled back. The move is not answered as
+    /// made, the game did not move, and once the failure is gone the same
+    /// move is made.
+    async fn a_commit_that_fails_after_the_statements_row_is_not_a_move_made(app) {
+        let (red, blue) = two_users(&app, "after").await;
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 14).await;
+        assert_eq!(view_and_move(&app, &mut game).await.0, 1);
+        pg_execute(
+            &app,
+            "CREATE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN RAISE EXCEPTION 'events refused by the test'; END $$; \
+             CREATE CONSTRAINT TRIGGER refuse_events AFTER INSERT ON events \
+             DEFERRABLE INITIALLY DEFERRED \
+             FOR EACH ROW EXECUTE FUNCTION refuse_events();",
+        )
+        .await;
+        let user = game.user(game.local.turn()).clone();
+        assert_eq!(game_view(&app, &game.id, &user).await["version"], game.version);
+        let m = game.local.legal_moves()[0];
+        let before = app.statements_sent_async();
+        let answer = app
+            .post_json(
+                &game.path("/moves"),
+                Some(&user.access_token),
+                &move_body(m, None, Some(game.version)),
+            )
+            .await;
+        assert_eq!(app.statements_sent_async() - before, 1, "not written by its worker");
+        let status = answer.status().as_u16();
+        let body = answer.text().await.unwrap();
+        assert_eq!(status, 500, "{body}");
+        assert!(!body.contains("refused by the test"), "{body}");
+        assert_eq!(version_seen(&app, &game).await, game.version, "the game moved");
+
+        pg_execute(&app, "DROP TRIGGER refuse_events ON events").await;
+        let before = game.version;
+        let (sent, answer) = view_and_move(&app, &mut game).await;
+        assert_eq!(sent, 1);
+        assert_eq!(answer["game"]["version"], before + 1, "{answer}");
+        assert_eq!(version_seen(&app, &game).await, before + 1);
     }
 
     /// Many moves at once in many games, each after its view, with two

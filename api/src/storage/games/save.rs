@@ -180,7 +180,10 @@ pub async fn save_with_events_here(
 ) -> Option<Result<bool, StoreError>> {
     let statement = SaveWithEventsOnPostgres::of(rows);
     Some(match pool.write_once::<_, Saved>(statement).await? {
-        Ok(saved) => Ok(saved.written == 1),
+        Ok(saved) => match saved.as_slice() {
+            [saved] => Ok(saved.written == 1),
+            _ => Err(StoreError::Query(diesel::result::Error::NotFound)),
+        },
         // Classified already: only the key's taking is looked for.
         Err(StoreError::Query(error)) => {
             written(Err(error), rows.key.is_some()).map_err(StoreError::Query)
