@@ -262,11 +262,11 @@ impl OwnConnections {
     /// `statement`, sent once on one of this thread's connections (the
     /// next one given back when all are in use), bounded by the pool's
     /// timeout: its rows, read to the end of its answer (after its
-    /// commit, and any error that follows the rows), or how it failed. Never sent twice: a write
-    /// whose answer was lost may have been made, and a versioned write
-    /// sent again would then be refused as stale, so a connection that
-    /// fails answers "unavailable", as the pool's would (docs/storage.md,
-    /// "Writes without a blocking thread"). `None`: nothing was sent,
+    /// commit, and any error that follows the rows), or how it failed.
+    /// Never sent twice: a write whose answer was lost may have been
+    /// made, and a versioned write sent again would then be refused as
+    /// stale, so a connection that fails answers "unavailable", as the
+    /// pool's would (docs/storage.md, "Writes without a blocking thread"). `None`: nothing was sent,
     /// because no connection is to be had now (outside an HTTP worker,
     /// or opening one failed lately), within a tenth of the bound; the
     /// caller writes through the pool. Later, it is "unavailable": the
@@ -682,127 +682,4 @@ fn split_libpq_only(url: &str) -> (String, Vec<(String, String)>) {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-    use super::*;
-
-    fn reads(url: &str) -> Result<OwnConnections, String> {
-        OwnConnections::new(
-            url,
-            APPLICATION_NAME,
-            2,
-            Duration::from_secs(3),
-            Default::default(),
-        )
-    }
-
-    #[test]
-    fn tls_settings_are_honoured_or_left_to_the_pool() {
-        for url in [
-            "postgres://app@127.0.0.1:5432/db",
-            "postgres://app@localhost/db",
-            "postgres://app@[::1]:5432/db",
-            "postgres://app@db.example:5432/db?sslmode=disable",
-            "postgres://app@db.example/db?sslmode=prefer",
-            "postgres://app@db.example/db?sslmode=require",
-            "postgres://app@127.0.0.1/db?sslmode=require&sslrootcert=/nonexistent",
-            "postgres://app@localhost,db.example/db?sslmode=allow",
-            "postgres://app@%2Fvar%2Frun%2Fpostgresql/db?sslmode=verify-full",
-        ] {
-            assert!(reads(url).is_ok(), "{url}");
-        }
-        for url in [
-            // No root file: libpq refuses too.
-            "postgres://app@127.0.0.1/db?sslmode=verify-full&sslrootcert=/nonexistent",
-            "postgres://app@127.0.0.1/db?sslmode=verify-ca&sslrootcert=/nonexistent",
-            // Roots that only libpq's OpenSSL knows where to find.
-            "postgres://app@127.0.0.1/db?sslmode=verify-full&sslrootcert=system",
-            "postgres://app@127.0.0.1/db?sslmode=on",
-            // A TLS parameter this client does not know.
-            "postgres://app@127.0.0.1/db?sslmode=require&sslcert=/client.pem",
-        ] {
-            assert!(reads(url).is_err(), "{url}");
-        }
-        // What the connections try, in libpq's order.
-        let attempts = |url: &str| reads(url).unwrap().tls.attempts().to_vec();
-        use tokio_postgres::config::SslMode;
-        assert_eq!(
-            attempts("postgres://app@db.example/db?sslmode=require&connect_timeout=2"),
-            [SslMode::Require]
-        );
-        assert_eq!(
-            attempts("postgres://app@db.example/db"),
-            [SslMode::Prefer, SslMode::Disable]
-        );
-    }
-
-    #[test]
-    fn the_pools_bounds_are_set_unless_the_url_sets_them() {
-        let set = reads("postgres://app@127.0.0.1/db").unwrap().config;
-        assert_eq!(set.get_tcp_user_timeout(), Some(&Duration::from_secs(3)));
-        assert!(set.get_keepalives());
-        assert_eq!(set.get_keepalives_idle(), Duration::from_secs(3));
-        assert_eq!(set.get_application_name(), Some(APPLICATION_NAME));
-        assert_eq!(
-            set.get_connect_timeout(),
-            Some(&Duration::from_millis(1500))
-        );
-        let kept = reads("postgres://app@127.0.0.1/db?connect_timeout=9")
-            .unwrap()
-            .config;
-        assert_eq!(kept.get_connect_timeout(), Some(&Duration::from_secs(9)));
-        // libpq's spelling and units, as the pool reads them.
-        let libpq = reads(
-            "postgres://app@127.0.0.1/db?tcp_user_timeout=2500&keepalives_count=7&keepalives=1",
-        )
-        .unwrap()
-        .config;
-        assert_eq!(
-            libpq.get_tcp_user_timeout(),
-            Some(&Duration::from_millis(2500))
-        );
-        assert_eq!(libpq.get_keepalives_retries(), Some(7));
-        // As libpq: a value without a number, or out of its range, is
-        // refused (and the reads use the pool).
-        assert!(reads("postgres://app@127.0.0.1/db?tcp_user_timeout").is_err());
-        assert!(reads("postgres://app@127.0.0.1/db?keepalives_count=4294967296").is_err());
-        // A parameter's name inside a value is not the parameter.
-        let named = reads("postgres://app@127.0.0.1/db?application_name=keepalives_count=1")
-            .unwrap()
-            .config;
-        assert_eq!(named.get_keepalives_retries(), Some(3));
-    }
-
-    #[test]
-    fn a_libpq_variable_in_the_environment_is_found() {
-        let found = |names: &[&str]| libpq_variable(names.iter().map(|n| (*n).to_owned()));
-        assert_eq!(found(&["HOME", "PATH", "PGDATA", "PG", "PGx"]), None);
-        for name in [
-            "PGPASSWORD",
-            "PGSSLMODE",
-            "PGREQUIREPEER",
-            "PGCHANNELBINDING",
-            "PGREQUIREAUTH",
-        ] {
-            assert_eq!(found(&["HOME", name]).as_deref(), Some(name));
-        }
-    }
-
-    #[test]
-    fn outside_an_http_worker_nothing_is_read() {
-        use futures_util::FutureExt as _;
-        let reads = reads("postgres://app@127.0.0.1:1/db").unwrap();
-        // No runtime at all: the read says at once that the pool must
-        // answer, and opens nothing.
-        let read = reads
-            .read_by_key("a".to_owned(), |conn, _keys| {
-                Box::pin(async move {
-                    conn.batch_execute("SELECT 1").await?;
-                    Ok(vec![("a".to_owned(), 1)])
-                })
-            })
-            .now_or_never();
-        assert!(matches!(read, Some(None)));
-        assert_eq!(with_slot(reads.id, |slot| slot.open), Some(0));
-    }
-}
+mod tests;
