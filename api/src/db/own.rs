@@ -266,11 +266,11 @@ impl OwnConnections {
     /// Never sent twice: a write whose answer was lost may have been
     /// made, and a versioned write sent again would then be refused as
     /// stale, so a connection that fails answers "unavailable", as the
-    /// pool's would (docs/storage.md, "Writes without a blocking thread"). `None`: nothing was sent,
-    /// because no connection is to be had now (outside an HTTP worker,
-    /// or opening one failed lately), within a tenth of the bound; the
-    /// caller writes through the pool. Later, it is "unavailable": the
-    /// pool would take a whole bound more.
+    /// pool's would (docs/storage.md, "Writes without a blocking thread").
+    /// `None`: nothing was sent, because no connection is to be had now
+    /// (outside an HTTP worker, or opening one failed lately), within a
+    /// tenth of the bound; the caller writes through the pool. Later, it
+    /// is "unavailable": the pool would take a whole bound more.
     pub(super) async fn write_once<'q, Q, U>(
         &self,
         statement: Q,
