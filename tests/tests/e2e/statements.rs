@@ -173,3 +173,56 @@ backend_tests! {
         assert_eq!(game_view(&app, &game.id, &user).await["version"], version);
     }
 }
+
+postgres_tests! {
+    /// A move writes its game, its action and its events, and nothing to
+    /// the players' accounts: no foreign key check locks the recipient's
+    /// row (a `KEY SHARE` lock is written into the row, and logged), and
+    /// the action and event rows it inserts all name a game and players
+    /// that exist (docs/storage.md, "Indexes and HOT moves").
+    async fn a_move_writes_nothing_to_the_accounts_of_its_players(app) {
+        use diesel::RunQueryDsl;
+        #[derive(diesel::QueryableByName, Debug, PartialEq)]
+        struct Account {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            id: String,
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            xmax: String,
+        }
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        let api::config::DatabaseUrl::Postgres(url) = app.database().url() else {
+            panic!("a PostgreSQL test on another database");
+        };
+        let mut admin = <diesel::PgConnection as diesel::Connection>::establish(&url).unwrap();
+        let (red, blue) = two_users(&app, "untouched").await;
+        let ids = vec![red.id.clone(), blue.id.clone()];
+        let mut game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 7).await;
+        play_random(&app, &mut game, 2, 2).await;
+        let accounts = |admin: &mut diesel::PgConnection| -> Vec<Account> {
+            diesel::sql_query("SELECT id, xmax::text AS xmax FROM users WHERE id = ANY($1) ORDER BY id")
+                .bind::<diesel::sql_types::Array<diesel::sql_types::Text>, _>(&ids)
+                .load(admin)
+                .unwrap()
+        };
+        let game_id = game.id.clone();
+        let events = |admin: &mut diesel::PgConnection| -> i64 {
+            diesel::sql_query("SELECT COUNT(*) AS n FROM events WHERE game_id = $1")
+                .bind::<diesel::sql_types::Text, _>(&game_id)
+                .get_result::<Count>(admin)
+                .unwrap()
+                .n
+        };
+        let (before, events_before) = (accounts(&mut admin), events(&mut admin));
+        assert_eq!(before.len(), 2);
+        for seed in 0..4 {
+            play_random(&app, &mut game, 10 + seed, 1).await;
+        }
+        assert_eq!(accounts(&mut admin), before, "a move wrote to a player's account row");
+        // The moves did write their events.
+        assert!(events(&mut admin) >= events_before + 4, "the moves wrote no events");
+    }
+}
