@@ -118,13 +118,25 @@ pub enum Failed {
 
 impl From<GameError> for Failed {
     fn from(error: GameError) -> Self {
-        Failed::Refused(error)
+        match error {
+            GameError::Store(error) => error.into(),
+            error => Failed::Refused(error),
+        }
     }
 }
 
 impl From<StoreError> for Failed {
     fn from(error: StoreError) -> Self {
-        Failed::Refused(error.into())
+        match error {
+            // PostgreSQL ended the attempt in a deadlock (or a
+            // serialization failure): its statement or transaction was
+            // rolled back whole, so nothing of it was written, and it is
+            // tried again from a read now, as after a lost race. A
+            // deletion's renaming of an account in its games can deadlock
+            // with a join of one of them (docs/storage.md, "Lock order").
+            StoreError::Conflict(_) => Failed::Lost,
+            error => Failed::Refused(GameError::Store(error)),
+        }
     }
 }
 

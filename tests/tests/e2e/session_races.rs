@@ -14,7 +14,10 @@
 //!   the deletion has answered and those requests are done, no game of the
 //!   account is left running, with no restart;
 //! - a validly signed token of an account that does not exist is 401
-//!   `unauthorized` on every endpoint.
+//!   `unauthorized` on every endpoint;
+//! - a join that PostgreSQL ends in a deadlock (as with a deletion that
+//!   renames the account in a game created a moment before) is tried
+//!   again, not answered 503.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -537,4 +540,76 @@ backend_tests! {
         assert_eq!(after["status"], "playing", "{after}");
         assert_eq!(after["board"], before["board"], "{after}");
     }
+}
+
+postgres_tests! {
+    /// A join that PostgreSQL ends in a deadlock wrote nothing, and is
+    /// tried again from a read rather than answered 503 (docs/storage.md,
+    /// "Lock order"). A transaction takes the creator's account row, as a
+    /// deletion does before it renames the account in its games, waits
+    /// until the join holds the game and asks for that row (the join's
+    /// trigger), and then asks for the game. Its own deadlock check is put
+    /// off, so that PostgreSQL ends the join's statement, not it.
+    async fn a_join_that_loses_a_deadlock_is_tried_again(app) {
+        let ann = app.register_user("deadlock_ann").await;
+        let bob = app.register_user("deadlock_bob").await;
+        let game = crate::support::create_game(&app, &ann, &json!({})).await;
+        let DatabaseUrl::Postgres(url) = app.database().url() else {
+            panic!("a PostgreSQL test on another database");
+        };
+        let (locked, holding) = std::sync::mpsc::channel();
+        let blocker = {
+            let (ann_id, game) = (ann.id.clone(), game.clone());
+            std::thread::spawn(move || -> Result<usize, String> {
+                use diesel::connection::SimpleConnection;
+                use diesel::sql_types::Text;
+                let mut conn = PgConnection::establish(&url).unwrap();
+                conn.batch_execute("SET deadlock_timeout = '30s'; BEGIN").unwrap();
+                diesel::sql_query("SELECT id FROM users WHERE id = $1 FOR UPDATE")
+                    .bind::<Text, _>(&ann_id)
+                    .execute(&mut conn)
+                    .unwrap();
+                locked.send(()).unwrap();
+                let mut watcher = PgConnection::establish(&url).unwrap();
+                let until = Instant::now() + Duration::from_secs(20);
+                while count_on(&mut watcher, WAITING_FOR_A_LOCK) == 0 {
+                    assert!(Instant::now() < until, "the join never waited for the account");
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                let took_the_game = diesel::sql_query(
+                    "UPDATE games SET updated_at = updated_at WHERE id = $1",
+                )
+                .bind::<Text, _>(&game)
+                .execute(&mut conn)
+                .map_err(|error| error.to_string());
+                conn.batch_execute("ROLLBACK").unwrap();
+                took_the_game
+            })
+        };
+        tokio::task::spawn_blocking(move || holding.recv().unwrap()).await.unwrap();
+        let path = format!("/api/v1/games/{game}/join");
+        let joined = app.post_json(&path, Some(&bob.access_token), &json!({})).await;
+        let status = joined.status();
+        let body: Value = joined.json().await.unwrap();
+        // The join was the one PostgreSQL ended: the other transaction got
+        // the game it held.
+        assert_eq!(blocker.join().unwrap(), Ok(1), "the join did not lose the deadlock");
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["status"], "setup", "{body}");
+        assert_eq!(body["version"], 2, "{body}");
+    }
+}
+
+/// Other connections to this database waiting for a lock now.
+const WAITING_FOR_A_LOCK: &str = "SELECT count(*)::bigint AS n FROM pg_stat_activity \
+    WHERE datname = current_database() AND wait_event_type = 'Lock' \
+    AND pid <> pg_backend_pid()";
+
+fn count_on(conn: &mut PgConnection, sql: &str) -> i64 {
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    diesel::sql_query(sql).get_result::<Count>(conn).unwrap().n
 }
