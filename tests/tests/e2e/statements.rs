@@ -175,11 +175,12 @@ backend_tests! {
 }
 
 postgres_tests! {
-    /// A move writes its game, its action and its events, and nothing to
-    /// the players' accounts: no foreign key check locks the recipient's
-    /// row (a `KEY SHARE` lock is written into the row, and logged), and
-    /// the action and event rows it inserts all name a game and players
-    /// that exist (docs/storage.md, "Indexes and HOT moves").
+    /// A move (without an `Idempotency-Key`, in a game it does not end)
+    /// writes its game, its action and its events, and nothing to the
+    /// players' accounts: no foreign key check locks the recipient's row
+    /// (a `KEY SHARE` lock is written into the row, and logged), and the
+    /// event rows it inserts name those players (docs/storage.md,
+    /// "Indexes and HOT moves").
     async fn a_move_writes_nothing_to_the_accounts_of_its_players(app) {
         use diesel::RunQueryDsl;
         #[derive(diesel::QueryableByName, Debug, PartialEq)]
@@ -221,8 +222,20 @@ postgres_tests! {
         for seed in 0..4 {
             play_random(&app, &mut game, 10 + seed, 1).await;
         }
+        // Still in play: a game's (rated) end writes the players' ratings.
+        let view = game_view(&app, &game.id, &game.red).await;
+        assert_eq!(view["status"], "playing", "{view}");
         assert_eq!(accounts(&mut admin), before, "a move wrote to a player's account row");
-        // The moves did write their events.
+        // The moves did write their events, each to one of the players.
         assert!(events(&mut admin) >= events_before + 4, "the moves wrote no events");
+        let strangers = diesel::sql_query(
+            "SELECT COUNT(*) AS n FROM events WHERE game_id = $1 AND user_id <> ALL($2)",
+        )
+        .bind::<diesel::sql_types::Text, _>(&game_id)
+        .bind::<diesel::sql_types::Array<diesel::sql_types::Text>, _>(&ids)
+        .get_result::<Count>(&mut admin)
+        .unwrap()
+        .n;
+        assert_eq!(strangers, 0, "an event of the game went to someone else");
     }
 }
