@@ -193,23 +193,28 @@ fn live_tokens_of_ended_sessions(database: &TestDatabase) -> i64 {
     count(database, SQL)
 }
 
+/// The one number `sql` selects, as `n`.
+#[derive(diesel::QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
 fn count(database: &TestDatabase, sql: &str) -> i64 {
-    #[derive(diesel::QueryableByName)]
-    struct Count {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    let found: Count = match database.url() {
-        DatabaseUrl::Postgres(url) => {
-            let mut conn = PgConnection::establish(&url).unwrap();
-            diesel::sql_query(sql).get_result(&mut conn).unwrap()
-        }
+    match database.url() {
+        DatabaseUrl::Postgres(url) => count_on(&mut PgConnection::establish(&url).unwrap(), sql),
         DatabaseUrl::Sqlite(path) => {
             let mut conn = SqliteConnection::establish(&path.display().to_string()).unwrap();
-            diesel::sql_query(sql).get_result(&mut conn).unwrap()
+            diesel::sql_query(sql)
+                .get_result::<Count>(&mut conn)
+                .unwrap()
+                .n
         }
-    };
-    found.n
+    }
+}
+
+fn count_on(conn: &mut PgConnection, sql: &str) -> i64 {
+    diesel::sql_query(sql).get_result::<Count>(conn).unwrap().n
 }
 
 async fn register(server: &ServerProcess, name: &str) -> TestUser {
@@ -604,12 +609,3 @@ postgres_tests! {
 const WAITING_FOR_A_LOCK: &str = "SELECT count(*)::bigint AS n FROM pg_stat_activity \
     WHERE datname = current_database() AND wait_event_type = 'Lock' \
     AND pid <> pg_backend_pid()";
-
-fn count_on(conn: &mut PgConnection, sql: &str) -> i64 {
-    #[derive(diesel::QueryableByName)]
-    struct Count {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    diesel::sql_query(sql).get_result::<Count>(conn).unwrap().n
-}
