@@ -54,6 +54,13 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 pub const OUTBOX_CAPACITY: usize = 16_384;
 /// At most this many announcements go in one statement.
 const BATCH: usize = 1_024;
+/// While announcements keep coming, at most one statement goes out per
+/// this long; the ones posted meanwhile wait and go together. Each
+/// statement is a transaction that PostgreSQL runs, locks the queue for
+/// and delivers to every listener (this process's own included), and at
+/// thousands of moves a second one per move cost more than the move's
+/// own write did to send (BENCHMARKS.md, nineteenth measurement).
+pub const GATHER: Duration = Duration::from_millis(5);
 
 /// Where the notifier leaves this process's announcements for the thread.
 pub(crate) struct Outbox {
@@ -180,17 +187,22 @@ fn serve(
     unsent: &mut Vec<String>,
 ) -> Exit {
     let mut last_liveness = Instant::now();
+    // When the last statement was sent (long ago: the first is not held).
+    let mut last_sent: Option<Instant> = None;
     loop {
         // What waits (from before a reconnect, or taken last time round)
         // goes first, so that there is room for what is taken next.
-        if let Err(e) = send(conn, unsent) {
-            return Exit::Reconnect(e);
+        if !unsent.is_empty() {
+            if let Err(e) = send(conn, unsent) {
+                return Exit::Reconnect(e);
+            }
+            last_sent = Some(Instant::now());
         }
         // Wait for something to send, at most until the next inbox check.
         let notifier_gone = match outbox.recv_timeout(INBOX_CHECK) {
             Ok(message) => {
                 take(unsent, std::iter::once(message).chain(outbox.try_iter()));
-                false
+                gather(outbox, unsent, last_sent.map(|sent| sent + GATHER))
             }
             Err(RecvTimeoutError::Timeout) => false,
             Err(RecvTimeoutError::Disconnected) => true,
@@ -229,6 +241,25 @@ fn serve(
             last_liveness = Instant::now();
         }
     }
+}
+
+/// Takes what is posted until `until` (the last statement's time plus
+/// [`GATHER`]) into `unsent`, so that while announcements keep coming they
+/// leave in one statement per [`GATHER`], not one each; after a quiet
+/// spell `until` has passed and nothing is held. `true`: the notifier is
+/// gone.
+fn gather(outbox: &Receiver<Message>, unsent: &mut Vec<String>, until: Option<Instant>) -> bool {
+    let Some(until) = until else {
+        return false;
+    };
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match outbox.recv_timeout(left) {
+            Ok(message) => take(unsent, std::iter::once(message).chain(outbox.try_iter())),
+            Err(RecvTimeoutError::Timeout) => return false,
+            Err(RecvTimeoutError::Disconnected) => return true,
+        }
+    }
+    false
 }
 
 /// Moves `posted` into `unsent`, which holds at most [`OUTBOX_CAPACITY`].
@@ -288,6 +319,55 @@ mod tests {
         take(&mut unsent, std::iter::once(Message::User(game)));
         assert_eq!(unsent.len(), OUTBOX_CAPACITY);
         assert_eq!(unsent[0], format!("g:{game}:0"), "the oldest stay");
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn announcements_posted_soon_after_a_send_are_gathered_into_the_next() {
+        let game = uuid::Uuid::new_v4();
+        let (outbox, received) = Outbox::new();
+        let mut unsent = Vec::new();
+        let posting = std::thread::spawn(move || {
+            for version in 0..3 {
+                std::thread::sleep(Duration::from_millis(20));
+                outbox.post(Message::Game(game, version));
+            }
+            outbox
+        });
+        let started = Instant::now();
+        let gone = gather(
+            &received,
+            &mut unsent,
+            Some(started + Duration::from_millis(400)),
+        );
+        assert!(!gone);
+        assert!(
+            started.elapsed() >= Duration::from_millis(400),
+            "held until the gathering time is over"
+        );
+        assert_eq!(
+            unsent,
+            (0..3).map(|v| format!("g:{game}:{v}")).collect::<Vec<_>>(),
+            "every announcement posted meanwhile goes in the one statement"
+        );
+        let outbox = posting.join().unwrap();
+        // After a quiet spell (nothing sent lately), nothing is held.
+        outbox.post(Message::Game(game, 3));
+        let started = Instant::now();
+        assert!(!gather(&received, &mut unsent, None));
+        assert!(!gather(&received, &mut unsent, Some(started)));
+        assert!(started.elapsed() < Duration::from_millis(400));
+        assert_eq!(
+            unsent.len(),
+            3,
+            "what came after is left for the next round"
+        );
+        drop(outbox);
+        assert!(
+            gather(&received, &mut unsent, Some(Instant::now() + GATHER)),
+            "a closed notifier is told"
+        );
+        assert_eq!(unsent.len(), 4, "with what it posted last");
     }
 
     #[test]
