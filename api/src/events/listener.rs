@@ -246,13 +246,18 @@ fn serve(
 /// Takes what is posted until `until` (the last statement's time plus
 /// [`GATHER`]) into `unsent`, so that while announcements keep coming they
 /// leave in one statement per [`GATHER`], not one each; after a quiet
-/// spell `until` has passed and nothing is held. `true`: the notifier is
-/// gone.
+/// spell `until` has passed and nothing is held. A statement's worth
+/// ([`BATCH`]) is not held any longer: holding more saves nothing, and
+/// what waits in `unsent` must stay within [`OUTBOX_CAPACITY`]. `true`:
+/// the notifier is gone.
 fn gather(outbox: &Receiver<Message>, unsent: &mut Vec<String>, until: Option<Instant>) -> bool {
     let Some(until) = until else {
         return false;
     };
     while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if unsent.len() >= BATCH {
+            return false;
+        }
         match outbox.recv_timeout(left) {
             Ok(message) => take(unsent, std::iter::once(message).chain(outbox.try_iter())),
             Err(RecvTimeoutError::Timeout) => return false,
@@ -263,9 +268,10 @@ fn gather(outbox: &Receiver<Message>, unsent: &mut Vec<String>, until: Option<In
 }
 
 /// Moves `posted` into `unsent`, which holds at most [`OUTBOX_CAPACITY`].
-/// `serve` sends before it takes, so `unsent` is empty then and nothing
-/// is left out; what is posted while a send keeps failing waits in the
-/// outbox, which counts what it drops.
+/// `serve` sends before it takes, so `unsent` is empty then, or holds
+/// less than a statement's worth ([`gather`]), and nothing is left out;
+/// what is posted while a send keeps failing waits in the outbox, which
+/// counts what it drops.
 fn take(unsent: &mut Vec<String>, posted: impl Iterator<Item = Message>) {
     let room = OUTBOX_CAPACITY.saturating_sub(unsent.len());
     unsent.extend(posted.take(room).map(|m| m.encode()));
@@ -368,6 +374,26 @@ mod tests {
             "a closed notifier is told"
         );
         assert_eq!(unsent.len(), 4, "with what it posted last");
+    }
+
+    #[test]
+    fn a_statements_worth_is_sent_without_waiting_for_more() {
+        let game = uuid::Uuid::new_v4();
+        let (outbox, received) = Outbox::new();
+        for version in 0..(BATCH as i64 + 10) {
+            outbox.post(Message::Game(game, version));
+        }
+        let mut unsent = Vec::new();
+        let started = Instant::now();
+        let gone = gather(
+            &received,
+            &mut unsent,
+            Some(started + Duration::from_secs(5)),
+        );
+        assert!(!gone);
+        assert!(started.elapsed() < Duration::from_secs(5), "not held");
+        assert!(unsent.len() >= BATCH, "{}", unsent.len());
+        drop(outbox);
     }
 
     #[test]
