@@ -6,17 +6,26 @@
 //! flushes the log at every commit; a flush costs this machine's disk about
 //! as long as a move's whole work, so one commit per write caps the moves
 //! of every player at one flush each. Here every write transaction of one
-//! pool runs on one connection of its own, in turn. The first writer of a
-//! round begins the transaction (`BEGIN IMMEDIATE`); each writer that was
-//! already waiting when the one before it finished runs inside the same
-//! transaction, in a savepoint of its own, so a refused write rolls back
-//! only itself; the last one, when nobody is waiting any more (or the round
-//! is full), commits. Every writer of the round answers only after that one
-//! commit, with its own result if the commit is on disk and "unavailable"
-//! if it failed, so no answer ever tells of a write that did not last.
+//! pool runs on one connection of its own, on one thread of its own, which
+//! takes the writes in the order they come. The first of a round begins
+//! the transaction (`BEGIN IMMEDIATE`); each write that was already waiting
+//! when the one before it finished runs inside the same transaction, in a
+//! savepoint of its own, so a refused write rolls back only itself; when
+//! nobody is waiting any more (or the round is full), the thread commits.
+//! Every writer of the round answers only after that one commit, with its
+//! own result if the commit is on disk and "unavailable" if it failed, so
+//! no answer ever tells of a write that did not last.
+//!
+//! Why a thread of its own, not a lock the requests' threads take in turn:
+//! handing the connection from one thread to the next costs a wake-up of
+//! the next one each time, during which the connection sits idle; on two
+//! busy cores those hand-overs, not the writing, set the pace of every
+//! write (BENCHMARKS.md, nineteenth measurement).
 
+use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,92 +43,198 @@ const MOST_MEMBERS: usize = 64;
 /// that joins makes the others wait for its work too.
 const LONGEST_OPEN: Duration = Duration::from_millis(20);
 
-/// How often a writer waiting for its round's outcome checks that the
-/// round has not been left open with nobody to commit it.
-const ORPHAN_CHECK: Duration = Duration::from_millis(50);
-
 /// How long a writer with no deadline waits for its turn.
 const TURN_WAIT: Duration = Duration::from_secs(30);
 
-/// The one writing connection of a SQLite pool and the round it has open.
+/// The one writing connection of a SQLite pool, and the thread that runs
+/// every write on it. Dropping this ends the thread once it has run what
+/// was handed to it.
 pub struct GroupWriter {
-    manager: ConnectionManager,
-    /// Writers that want the connection and have not got it yet.
+    /// `None`: the thread could not be started; every write is answered
+    /// "unavailable".
+    jobs: Option<Sender<Job>>,
+    /// Joined when the writer is dropped, so that the connection is closed
+    /// (and SQLite's log checkpointed) before the pool is gone.
+    thread: Option<std::thread::JoinHandle<()>>,
+    shared: Arc<Shared>,
+}
+
+/// What the writer and its thread both see.
+struct Shared {
+    /// Writes handed to the thread and not begun yet.
     waiting: AtomicUsize,
-    state: Mutex<State>,
     commits: AtomicU64,
     longest_open: Duration,
 }
 
+/// One write handed to the thread: `run` runs it on the connection (the
+/// first of a round or not) and says whether it succeeded.
+struct Job {
+    ticket: Member,
+    run: Run,
+}
+
+/// The thread's hold on a write's [`Ticket`]: a write it drops without
+/// having answered (the thread itself failed) is answered "unavailable",
+/// so that no caller waits for an answer that will never come.
+struct Member(Arc<Ticket>);
+
+impl std::ops::Deref for Member {
+    type Target = Ticket;
+    fn deref(&self) -> &Ticket {
+        &self.0
+    }
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        let mut state = self.0.state.lock();
+        if !state.answered {
+            state.answered = true;
+            state.told = Some(Err("the SQLite writer failed".to_owned()));
+            self.0.changed.notify_all();
+        }
+    }
+}
+
+/// A write's work on the connection, given whether it is the first of its
+/// round; `true` if it succeeded.
+type Run = Box<dyn FnOnce(&mut DbConnection, bool) -> bool + Send>;
+
+/// Where a writer and the thread meet over one write.
 #[derive(Default)]
-struct State {
-    /// Opened on the first write; dropped (and so rolled back) when it
-    /// breaks, and opened again by the next write.
-    conn: Option<DbConnection>,
-    round: Option<Round>,
+struct Ticket {
+    state: Mutex<TicketState>,
+    changed: Condvar,
 }
 
-/// The open transaction and the writers in it.
-struct Round {
-    members: usize,
-    opened: Instant,
-    outcome: Arc<Outcome>,
-}
-
-/// How a round's commit went, told to every writer in it.
 #[derive(Default)]
-struct Outcome {
-    result: Mutex<Option<Result<(), String>>>,
-    told: Condvar,
+struct TicketState {
+    phase: Phase,
+    /// How the round the write ran in ended.
+    told: Option<Result<(), String>>,
+    /// The write panicked: its writer panics with the same payload.
+    panicked: Option<Box<dyn Any + Send>>,
+    /// Told or panicked (or given up): nothing more is to be said.
+    answered: bool,
 }
 
-impl Outcome {
-    fn tell(&self, result: Result<(), String>) {
-        *self.result.lock() = Some(result);
-        self.told.notify_all();
+#[derive(Default, PartialEq, Eq)]
+enum Phase {
+    #[default]
+    Waiting,
+    Begun,
+    /// Its writer stopped waiting first: it is not run.
+    GivenUp,
+}
+
+/// What a writer learned of its write.
+enum Heard {
+    Told(Result<(), String>),
+    Panicked(Box<dyn Any + Send>),
+    GaveUp,
+}
+
+impl Ticket {
+    /// Whether the write is to be run (its writer still waits): marks it
+    /// begun.
+    fn begin(&self) -> bool {
+        let mut state = self.state.lock();
+        if state.phase == Phase::GivenUp {
+            state.answered = true;
+            return false;
+        }
+        state.phase = Phase::Begun;
+        true
     }
 
-    /// The outcome, if it is told within `longest`.
-    fn wait(&self, longest: Duration) -> Option<Result<(), String>> {
-        let mut result = self.result.lock();
-        if result.is_none() {
-            self.told.wait_for(&mut result, longest);
+    fn tell(&self, outcome: Result<(), String>) {
+        let mut state = self.state.lock();
+        state.told = Some(outcome);
+        state.answered = true;
+        self.changed.notify_all();
+    }
+
+    fn panicked(&self, payload: Box<dyn Any + Send>) {
+        let mut state = self.state.lock();
+        state.panicked = Some(payload);
+        state.answered = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits for the write's outcome; gives up if it has not begun within
+    /// `turn` (once begun, it is always told).
+    fn wait(&self, turn: Duration) -> Heard {
+        let until = Instant::now() + turn;
+        let mut state = self.state.lock();
+        loop {
+            if let Some(payload) = state.panicked.take() {
+                return Heard::Panicked(payload);
+            }
+            if let Some(outcome) = state.told.take() {
+                return Heard::Told(outcome);
+            }
+            if state.phase == Phase::Waiting {
+                if Instant::now() >= until {
+                    state.phase = Phase::GivenUp;
+                    return Heard::GaveUp;
+                }
+                self.changed.wait_until(&mut state, until);
+            } else {
+                self.changed.wait(&mut state);
+            }
         }
-        result.clone()
     }
 }
 
 impl GroupWriter {
     pub fn new(manager: ConnectionManager) -> Self {
-        Self {
-            manager,
-            waiting: AtomicUsize::new(0),
-            state: Mutex::new(State::default()),
-            commits: AtomicU64::new(0),
-            longest_open: LONGEST_OPEN,
-        }
+        Self::with_longest_open(manager, LONGEST_OPEN)
     }
 
     /// A writer whose transactions stay open for newcomers as long as
     /// `longest`, so that a test decides who shares a round.
     #[cfg(test)]
     pub fn lingering(manager: ConnectionManager, longest: Duration) -> Self {
+        Self::with_longest_open(manager, longest)
+    }
+
+    fn with_longest_open(manager: ConnectionManager, longest_open: Duration) -> Self {
+        let shared = Arc::new(Shared {
+            waiting: AtomicUsize::new(0),
+            commits: AtomicU64::new(0),
+            longest_open,
+        });
+        let (sender, jobs) = mpsc::channel();
+        let serving = Arc::clone(&shared);
+        let started = std::thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || serve(&manager, &serving, &jobs));
+        let (jobs, thread) = match started {
+            Ok(thread) => (Some(sender), Some(thread)),
+            Err(error) => {
+                tracing::error!(%error, "cannot start the SQLite writer's thread: \
+                                         every write is answered unavailable");
+                (None, None)
+            }
+        };
         Self {
-            longest_open: longest,
-            ..Self::new(manager)
+            jobs,
+            thread,
+            shared,
         }
     }
 
     /// How many writers are waiting for their turn.
     #[cfg(test)]
     pub fn waiting(&self) -> usize {
-        self.waiting.load(Ordering::SeqCst)
+        self.shared.waiting.load(Ordering::SeqCst)
     }
 
     /// How many transactions this writer has committed (for the tests:
     /// fewer than the writes it ran when they came together).
     pub fn commits(&self) -> u64 {
-        self.commits.load(Ordering::Relaxed)
+        self.shared.commits.load(Ordering::Relaxed)
     }
 
     /// Runs `work` in this writer's transaction, as described above, and
@@ -128,140 +243,195 @@ impl GroupWriter {
     /// did is rolled back if it ends after it.
     pub fn write<T, E, F>(&self, deadline: Deadline, work: F) -> Result<T, E>
     where
-        F: FnOnce(&mut DbConnection) -> Result<T, E>,
-        E: From<DieselError>,
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DieselError> + Send + 'static,
     {
-        // Counted before waiting: a writer that finishes while this one
-        // waits leaves the transaction open for it. If this one gives up
-        // (its request's deadline passed), the writers of that round
-        // commit it themselves ([`Self::wait_for`]).
-        self.waiting.fetch_add(1, Ordering::SeqCst);
-        let turn = self.state.try_lock_for(deadline.left_or(TURN_WAIT));
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
-        let Some(mut state) = turn else {
-            return Err(gave_up().into());
+        let Some(jobs) = &self.jobs else {
+            return Err(unavailable("the writer's thread is not running".into()).into());
         };
-        let State { conn, round } = &mut *state;
-        if conn.is_none() {
-            // No round can be open without its connection.
-            match self.manager.establish() {
-                Ok(opened) => *conn = Some(opened),
+        let result: Arc<Mutex<Option<Result<T, E>>>> = Arc::default();
+        let ticket = Arc::new(Ticket::default());
+        let written = Arc::clone(&result);
+        let job = Job {
+            ticket: Member(Arc::clone(&ticket)),
+            run: Box::new(move |db, first| {
+                let ran = run_in(db, deadline, work, first);
+                let ok = ran.is_ok();
+                *written.lock() = Some(ran);
+                ok
+            }),
+        };
+        // Counted before it is handed over: the write that runs now
+        // leaves the transaction open for this one (`round`).
+        self.shared.waiting.fetch_add(1, Ordering::SeqCst);
+        if jobs.send(job).is_err() {
+            self.shared.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(unavailable("the writer's thread has stopped".into()).into());
+        }
+        match ticket.wait(deadline.left_or(TURN_WAIT)) {
+            Heard::GaveUp => Err(gave_up().into()),
+            Heard::Panicked(payload) => panic::resume_unwind(payload),
+            Heard::Told(Err(why)) => Err(unavailable(why).into()),
+            Heard::Told(Ok(())) => result
+                .lock()
+                .take()
+                .unwrap_or_else(|| Err(unavailable("the write left no result".into()).into())),
+        }
+    }
+}
+
+impl Drop for GroupWriter {
+    fn drop(&mut self) {
+        // No more writes: the thread runs what it was handed, then ends.
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            // The last pool may be dropped by a write on the thread itself
+            // (its work held a clone): that one cannot wait for itself.
+            if thread.thread().id() != std::thread::current().id() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+/// The writer's thread: runs the writes handed to it, in rounds, until
+/// its [`GroupWriter`] is dropped. A failure of its own (not of a write's
+/// work) drops the connection and the round, whose writers are answered
+/// "unavailable" ([`Member`]), and it goes on with a new connection.
+fn serve(manager: &ConnectionManager, shared: &Shared, jobs: &Receiver<Job>) {
+    loop {
+        match panic::catch_unwind(AssertUnwindSafe(|| serve_rounds(manager, shared, jobs))) {
+            Ok(()) => return,
+            Err(_) => tracing::error!("the SQLite writer failed; its transaction was rolled back"),
+        }
+    }
+}
+
+/// [`serve`]'s rounds, on one connection while it lasts; returns when the
+/// writer is dropped.
+fn serve_rounds(manager: &ConnectionManager, shared: &Shared, jobs: &Receiver<Job>) {
+    // Opened on the first write; dropped (and so rolled back) when it
+    // breaks, and opened again by the next write.
+    let mut conn: Option<DbConnection> = None;
+    while let Ok(first) = jobs.recv() {
+        shared.waiting.fetch_sub(1, Ordering::SeqCst);
+        if !first.ticket.begin() {
+            continue;
+        }
+        let db = match &mut conn {
+            Some(db) => db,
+            None => match manager.establish() {
+                Ok(opened) => conn.insert(opened),
                 Err(error) => {
-                    return Err(unavailable(format!("opening the writer: {error}")).into())
+                    first
+                        .ticket
+                        .tell(Err(format!("opening the writer: {error}")));
+                    continue;
                 }
-            }
-        }
-        let Some(db) = conn.as_mut() else {
-            return Err(unavailable("the writer has no connection".into()).into());
-        };
-        let ran = panic::catch_unwind(AssertUnwindSafe(|| match round {
-            None => {
-                let result = run_in(db, deadline, work, true);
-                if result.is_ok() {
-                    *round = Some(Round {
-                        members: 1,
-                        opened: Instant::now(),
-                        outcome: Arc::default(),
-                    });
-                }
-                result
-            }
-            Some(open) => {
-                open.members += 1;
-                run_in(db, deadline, work, false)
-            }
-        }));
-        let result = match ran {
-            Ok(result) => result,
-            Err(panicked) => {
-                // Dropping the connection rolls the round back; its other
-                // writers are told so instead of being left waiting.
-                *conn = None;
-                if let Some(open) = round.take() {
-                    open.outcome
-                        .tell(Err("a writer in the transaction panicked".to_owned()));
-                }
-                drop(state);
-                panic::resume_unwind(panicked);
-            }
-        };
-        // Broken: diesel lost track of the transaction (a failed
-        // rollback or release), SQLite ended it by itself (an I/O error
-        // rolls the whole transaction back), or a writer left a savepoint
-        // open. An open round is at depth 1 exactly, no round at none.
-        let broken = depth(db) != Ok(round.as_ref().map(|_| 1));
-        let Some(open) = round.as_ref() else {
-            // The first writer of a round that wrote nothing: its
-            // rollback is all there was, and nobody else is in it.
-            if broken {
-                *conn = None;
-            }
-            return result;
-        };
-        let outcome = open.outcome.clone();
-        let full = open.members >= MOST_MEMBERS || open.opened.elapsed() >= self.longest_open;
-        if broken {
-            *round = None;
-            *conn = None;
-            outcome.tell(Err(
-                "the writer's connection broke during the transaction".to_owned()
-            ));
-        } else if full || self.waiting.load(Ordering::SeqCst) == 0 {
-            self.close_round(&mut state);
-        }
-        drop(state);
-        match self.wait_for(&outcome) {
-            Ok(()) => result,
-            Err(why) => Err(unavailable(why).into()),
-        }
-    }
-
-    /// Waits for the outcome of the round this writer ran in. A writer
-    /// that left the round open for one waiting behind it checks now and
-    /// then that it was not left alone: if the round is still open and
-    /// nobody is at work in it, it commits the round itself.
-    fn wait_for(&self, outcome: &Arc<Outcome>) -> Result<(), String> {
-        loop {
-            if let Some(told) = outcome.wait(ORPHAN_CHECK) {
-                return told;
-            }
-            let Some(mut state) = self.state.try_lock() else {
-                continue;
-            };
-            let ours = state
-                .round
-                .as_ref()
-                .is_some_and(|open| Arc::ptr_eq(&open.outcome, outcome));
-            if ours && self.waiting.load(Ordering::SeqCst) == 0 {
-                self.close_round(&mut state);
-            }
-        }
-    }
-
-    /// Commits the open round and tells its writers how that went. A
-    /// failed commit drops the connection: whatever state it is in, a
-    /// fresh one is certain.
-    fn close_round(&self, state: &mut State) {
-        let Some(open) = state.round.take() else {
-            return;
-        };
-        let committed = match state.conn.as_mut() {
-            None => Err("the writer has no connection".to_owned()),
-            Some(db) => match depth(db) {
-                Ok(Some(1)) => {
-                    <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db)
-                        .map_err(|error| format!("the commit failed: {error}"))
-                }
-                _ => Err("the transaction was not whole at its commit".to_owned()),
             },
         };
-        match committed {
-            Ok(()) => {
-                self.commits.fetch_add(1, Ordering::Relaxed);
+        match round(db, shared, jobs, first) {
+            Some(members) if !members.is_empty() => {
+                let committed = commit(db);
+                match committed {
+                    Ok(()) => {
+                        shared.commits.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(_) => conn = None,
+                }
+                for member in members {
+                    member.tell(committed.clone());
+                }
             }
-            Err(_) => state.conn = None,
+            Some(_) => {}
+            // The connection is not to be trusted any more.
+            None => conn = None,
         }
-        open.outcome.tell(committed);
+    }
+}
+
+/// Runs `first` and then every write waiting when the one before it
+/// finished (at most [`MOST_MEMBERS`], while the round is younger than
+/// its longest), in one transaction; returns the writes to be told the
+/// commit's outcome (none: `first` wrote nothing, and nothing is open).
+/// `None`: the round was rolled back and every write in it told so (the
+/// connection broke or a write panicked).
+fn round(
+    db: &mut DbConnection,
+    shared: &Shared,
+    jobs: &Receiver<Job>,
+    first: Job,
+) -> Option<Vec<Member>> {
+    let opened = Instant::now();
+    let mut members: Vec<Member> = Vec::new();
+    let mut next = Some(first);
+    while let Some(job) = next.take() {
+        let is_first = members.is_empty();
+        let Job { ticket, run } = job;
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| run(db, is_first)));
+        let ok = match ran {
+            Ok(ok) => ok,
+            Err(payload) => {
+                // Dropping the connection rolls the round back; its other
+                // writers are told so instead of being left waiting.
+                for member in members {
+                    member.tell(Err("a writer in the transaction panicked".to_owned()));
+                }
+                ticket.panicked(payload);
+                return None;
+            }
+        };
+        // Broken: diesel lost track of the transaction (a failed rollback
+        // or release), SQLite ended it by itself (an I/O error rolls the
+        // whole transaction back), or a writer left a savepoint open. An
+        // open round is at depth 1 exactly, no round at none.
+        let open = !is_first || ok;
+        if depth(db) != Ok(open.then_some(1)) {
+            members.push(ticket);
+            for member in members {
+                member.tell(Err(
+                    "the writer's connection broke during the transaction".to_owned()
+                ));
+            }
+            return None;
+        }
+        if !open {
+            // The first writer of a round that wrote nothing: its rollback
+            // is all there was, and nobody else is in it.
+            ticket.tell(Ok(()));
+            return Some(Vec::new());
+        }
+        members.push(ticket);
+        if members.len() >= MOST_MEMBERS || opened.elapsed() >= shared.longest_open {
+            break;
+        }
+        next = next_waiting(shared, jobs);
+    }
+    Some(members)
+}
+
+/// The next write that is waiting and still wanted, if any: one counted
+/// in `waiting` is at most a `send` away, and is waited for.
+fn next_waiting(shared: &Shared, jobs: &Receiver<Job>) -> Option<Job> {
+    while shared.waiting.load(Ordering::SeqCst) > 0 {
+        let Ok(job) = jobs.recv() else {
+            return None;
+        };
+        shared.waiting.fetch_sub(1, Ordering::SeqCst);
+        if job.ticket.begin() {
+            return Some(job);
+        }
+    }
+    None
+}
+
+/// Commits the open round; a failed commit says why.
+fn commit(db: &mut DbConnection) -> Result<(), String> {
+    match depth(db) {
+        Ok(Some(1)) => <DbConnection as TransactionManager<DbConnection>>::commit_transaction(db)
+            .map_err(|error| format!("the commit failed: {error}")),
+        _ => Err("the transaction was not whole at its commit".to_owned()),
     }
 }
 

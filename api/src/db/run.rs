@@ -153,7 +153,7 @@ where
             let prepared = on_pooled(&connections, &given_up, |conn| {
                 diesel::Connection::transaction(conn, prepare)
             })?;
-            writer.write(deadline, |conn| write(conn, prepared))
+            writer.write(deadline, move |conn| write(conn, prepared))
         }
     })
     .await
@@ -224,12 +224,14 @@ where
                 Next::Write(decided) => write(WriteTo::Connection(conn, deadline), decided),
             }
         }),
-        Some(writer) if reading == Reading::InTurn => writer.write(deadline, |conn| {
-            match read(&mut Reader(ReaderSource::Given(conn)))? {
-                Next::Done(answer) => Ok(answer),
-                Next::Write(decided) => write(WriteTo::Group(conn), decided),
-            }
-        }),
+        Some(writer) if reading == Reading::InTurn => {
+            writer.write(deadline, move |conn| {
+                match read(&mut Reader(ReaderSource::Given(conn)))? {
+                    Next::Done(answer) => Ok(answer),
+                    Next::Write(decided) => write(WriteTo::Group(conn), decided),
+                }
+            })
+        }
         Some(writer) => {
             let mut reader = Reader(ReaderSource::Idle(&connections, None, false));
             let early = read(&mut reader);
@@ -244,7 +246,7 @@ where
             if none_idle {
                 // No connection was idle for the read: it is made in the
                 // writer's turn instead, as after a lost race.
-                return writer.write(deadline, |conn| {
+                return writer.write(deadline, move |conn| {
                     match read(&mut Reader(ReaderSource::Given(conn)))? {
                         Next::Done(answer) => Ok(answer),
                         Next::Write(decided) => write(WriteTo::Group(conn), decided),
@@ -254,7 +256,7 @@ where
             match early? {
                 Next::Done(answer) => Ok(answer),
                 Next::Write(decided) => {
-                    writer.write(deadline, |conn| write(WriteTo::Group(conn), decided))
+                    writer.write(deadline, move |conn| write(WriteTo::Group(conn), decided))
                 }
             }
         }
