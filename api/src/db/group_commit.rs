@@ -24,7 +24,7 @@
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -61,8 +61,10 @@ pub struct GroupWriter {
 
 /// What the writer and its thread both see.
 struct Shared {
-    /// Writes handed to the thread and not begun yet.
-    waiting: AtomicUsize,
+    /// Writes handed to the thread and not taken by it yet (for the
+    /// tests; for a moment below zero, when the thread takes a write
+    /// before its writer counted it).
+    waiting: AtomicIsize,
     commits: AtomicU64,
     longest_open: Duration,
 }
@@ -74,25 +76,41 @@ struct Job {
     run: Run,
 }
 
-/// The thread's hold on a write's [`Ticket`]: a write it drops without
-/// having answered (the thread itself failed) is answered "unavailable",
-/// so that no caller waits for an answer that will never come.
-struct Member(Arc<Ticket>);
+/// The thread's hold on a write's [`Ticket`], given up when the write is
+/// answered: a write the thread drops without having answered it (the
+/// thread itself failed) is answered "unavailable", so that no caller
+/// waits for an answer that will never come. (Not by looking at the
+/// ticket once answered: its writer, just woken, may hold its lock, and
+/// the thread would wait for that writer's turn on a core.)
+struct Member(Option<Arc<Ticket>>);
 
-impl std::ops::Deref for Member {
-    type Target = Ticket;
-    fn deref(&self) -> &Ticket {
-        &self.0
+impl Member {
+    /// [`Ticket::begin`]; a write given up needs no answer.
+    fn begin(&mut self) -> bool {
+        let begun = self.0.as_deref().is_some_and(Ticket::begin);
+        if !begun {
+            self.0 = None;
+        }
+        begun
+    }
+
+    fn tell(mut self, outcome: Result<(), String>) {
+        if let Some(ticket) = self.0.take() {
+            ticket.tell(outcome);
+        }
+    }
+
+    fn panicked(mut self, payload: Box<dyn Any + Send>) {
+        if let Some(ticket) = self.0.take() {
+            ticket.panicked(payload);
+        }
     }
 }
 
 impl Drop for Member {
     fn drop(&mut self) {
-        let mut state = self.0.state.lock();
-        if !state.answered {
-            state.answered = true;
-            state.told = Some(Err("the SQLite writer failed".to_owned()));
-            self.0.changed.notify_all();
+        if let Some(ticket) = self.0.take() {
+            ticket.tell(Err("the SQLite writer failed".to_owned()));
         }
     }
 }
@@ -115,8 +133,6 @@ struct TicketState {
     told: Option<Result<(), String>>,
     /// The write panicked: its writer panics with the same payload.
     panicked: Option<Box<dyn Any + Send>>,
-    /// Told or panicked (or given up): nothing more is to be said.
-    answered: bool,
 }
 
 #[derive(Default, PartialEq, Eq)]
@@ -141,7 +157,6 @@ impl Ticket {
     fn begin(&self) -> bool {
         let mut state = self.state.lock();
         if state.phase == Phase::GivenUp {
-            state.answered = true;
             return false;
         }
         state.phase = Phase::Begun;
@@ -149,16 +164,12 @@ impl Ticket {
     }
 
     fn tell(&self, outcome: Result<(), String>) {
-        let mut state = self.state.lock();
-        state.told = Some(outcome);
-        state.answered = true;
+        self.state.lock().told = Some(outcome);
         self.changed.notify_all();
     }
 
     fn panicked(&self, payload: Box<dyn Any + Send>) {
-        let mut state = self.state.lock();
-        state.panicked = Some(payload);
-        state.answered = true;
+        self.state.lock().panicked = Some(payload);
         self.changed.notify_all();
     }
 
@@ -201,7 +212,7 @@ impl GroupWriter {
 
     fn with_longest_open(manager: ConnectionManager, longest_open: Duration) -> Self {
         let shared = Arc::new(Shared {
-            waiting: AtomicUsize::new(0),
+            waiting: AtomicIsize::new(0),
             commits: AtomicU64::new(0),
             longest_open,
         });
@@ -228,7 +239,7 @@ impl GroupWriter {
     /// How many writers are waiting for their turn.
     #[cfg(test)]
     pub fn waiting(&self) -> usize {
-        self.shared.waiting.load(Ordering::SeqCst)
+        usize::try_from(self.shared.waiting.load(Ordering::SeqCst)).unwrap_or(0)
     }
 
     /// How many transactions this writer has committed (for the tests:
@@ -254,7 +265,7 @@ impl GroupWriter {
         let ticket = Arc::new(Ticket::default());
         let written = Arc::clone(&result);
         let job = Job {
-            ticket: Member(Arc::clone(&ticket)),
+            ticket: Member(Some(Arc::clone(&ticket))),
             run: Box::new(move |db, first| {
                 let ran = run_in(db, deadline, work, first);
                 let ok = ran.is_ok();
@@ -262,13 +273,10 @@ impl GroupWriter {
                 ok
             }),
         };
-        // Counted before it is handed over: the write that runs now
-        // leaves the transaction open for this one (`round`).
-        self.shared.waiting.fetch_add(1, Ordering::SeqCst);
         if jobs.send(job).is_err() {
-            self.shared.waiting.fetch_sub(1, Ordering::SeqCst);
             return Err(unavailable("the writer's thread has stopped".into()).into());
         }
+        self.shared.waiting.fetch_add(1, Ordering::SeqCst);
         match ticket.wait(deadline.left_or(TURN_WAIT)) {
             Heard::GaveUp => Err(gave_up().into()),
             Heard::Panicked(payload) => panic::resume_unwind(payload),
@@ -314,7 +322,7 @@ fn serve_rounds(manager: &ConnectionManager, shared: &Shared, jobs: &Receiver<Jo
     // Opened on the first write; dropped (and so rolled back) when it
     // breaks, and opened again by the next write.
     let mut conn: Option<DbConnection> = None;
-    while let Ok(first) = jobs.recv() {
+    while let Ok(mut first) = jobs.recv() {
         shared.waiting.fetch_sub(1, Ordering::SeqCst);
         if !first.ticket.begin() {
             continue;
@@ -411,13 +419,11 @@ fn round(
     Some(members)
 }
 
-/// The next write that is waiting and still wanted, if any: one counted
-/// in `waiting` is at most a `send` away, and is waited for.
+/// The next write already handed over and still wanted, if any. Not
+/// one about to be: waiting for writes still on their way keeps a round
+/// open until every client is in it, and the cores idle meanwhile.
 fn next_waiting(shared: &Shared, jobs: &Receiver<Job>) -> Option<Job> {
-    while shared.waiting.load(Ordering::SeqCst) > 0 {
-        let Ok(job) = jobs.recv() else {
-            return None;
-        };
+    while let Ok(mut job) = jobs.try_recv() {
         shared.waiting.fetch_sub(1, Ordering::SeqCst);
         if job.ticket.begin() {
             return Some(job);
