@@ -24,7 +24,7 @@
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -119,29 +119,29 @@ impl Drop for Member {
 /// round; `true` if it succeeded.
 type Run = Box<dyn FnOnce(&mut DbConnection, bool) -> bool + Send>;
 
-/// Where a writer and the thread meet over one write.
+/// Where a writer and the thread meet over one write. Whether it has
+/// begun is an atomic, not under the lock: the thread takes the write
+/// just as its writer, having handed it over, holds the lock on its way
+/// to sleep, and must not wait for that writer to get a core.
 #[derive(Default)]
 struct Ticket {
+    /// [`WAITING`], [`BEGUN`] or [`GIVEN_UP`].
+    phase: AtomicU8,
     state: Mutex<TicketState>,
     changed: Condvar,
 }
 
+const WAITING: u8 = 0;
+const BEGUN: u8 = 1;
+/// Its writer stopped waiting first: it is not run.
+const GIVEN_UP: u8 = 2;
+
 #[derive(Default)]
 struct TicketState {
-    phase: Phase,
     /// How the round the write ran in ended.
     told: Option<Result<(), String>>,
     /// The write panicked: its writer panics with the same payload.
     panicked: Option<Box<dyn Any + Send>>,
-}
-
-#[derive(Default, PartialEq, Eq)]
-enum Phase {
-    #[default]
-    Waiting,
-    Begun,
-    /// Its writer stopped waiting first: it is not run.
-    GivenUp,
 }
 
 /// What a writer learned of its write.
@@ -155,12 +155,9 @@ impl Ticket {
     /// Whether the write is to be run (its writer still waits): marks it
     /// begun.
     fn begin(&self) -> bool {
-        let mut state = self.state.lock();
-        if state.phase == Phase::GivenUp {
-            return false;
-        }
-        state.phase = Phase::Begun;
-        true
+        self.phase
+            .compare_exchange(WAITING, BEGUN, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     }
 
     fn tell(&self, outcome: Result<(), String>) {
@@ -185,10 +182,19 @@ impl Ticket {
             if let Some(outcome) = state.told.take() {
                 return Heard::Told(outcome);
             }
-            if state.phase == Phase::Waiting {
+            if self.phase.load(Ordering::Acquire) == WAITING {
                 if Instant::now() >= until {
-                    state.phase = Phase::GivenUp;
-                    return Heard::GaveUp;
+                    let gave_up = self.phase.compare_exchange(
+                        WAITING,
+                        GIVEN_UP,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    );
+                    if gave_up.is_ok() {
+                        return Heard::GaveUp;
+                    }
+                    // Begun meanwhile: it will be told.
+                    continue;
                 }
                 self.changed.wait_until(&mut state, until);
             } else {
