@@ -60,7 +60,7 @@ const BATCH: usize = 1_024;
 /// and delivers to every listener (this process's own included), and at
 /// thousands of moves a second one per move cost more than the move's
 /// own write did to send (BENCHMARKS.md, nineteenth measurement).
-pub const GATHER: Duration = Duration::from_millis(5);
+const GATHER: Duration = Duration::from_millis(5);
 
 /// Where the notifier leaves this process's announcements for the thread.
 pub(crate) struct Outbox {
