@@ -726,6 +726,47 @@ mod tests {
         remove_sqlite(&path);
     }
 
+    /// A writer whose deadline passes while another holds the writer is
+    /// answered "unavailable" then, not when the writer is free, and its
+    /// write is never run: the round it would have joined commits without
+    /// it.
+    #[actix_web::test]
+    async fn a_write_whose_deadline_passes_before_its_turn_writes_nothing() {
+        let (pool, writer, path) = lingering_pool("group-late", 4);
+        let (go, wait_for_go) = std::sync::mpsc::channel::<()>();
+        let (inside, entered) = std::sync::mpsc::channel();
+        let holder = pool.clone();
+        let first = tokio::spawn(async move {
+            run_write(&holder, move |conn| {
+                insert(conn, "INSERT INTO counted (n) VALUES (0)".to_owned())?;
+                inside.send(()).unwrap();
+                wait_for_go.recv().unwrap();
+                Ok::<_, StoreError>(())
+            })
+            .await
+        });
+        tokio::task::spawn_blocking(move || entered.recv().unwrap())
+            .await
+            .unwrap();
+        let late = tokio::task::spawn_blocking(move || {
+            writer.write(
+                Deadline::at(Instant::now() + Duration::from_millis(100)),
+                |conn| insert(conn, "INSERT INTO counted (n) VALUES (1)".to_owned()),
+            )
+        });
+        let late = tokio::time::timeout(Duration::from_secs(5), late)
+            .await
+            .expect("answered at its deadline, with the writer still held")
+            .unwrap();
+        assert!(late.unwrap_err().lost_connection());
+        go.send(()).unwrap();
+        first.await.unwrap().unwrap();
+        assert_eq!(counted(&pool).await, vec![0], "the late write never ran");
+        assert_eq!(pool.group_commits(), Some(1));
+        drop(pool);
+        remove_sqlite(&path);
+    }
+
     /// A writer that panics in a shared transaction rolls it back and its
     /// round-mates are told, instead of waiting for a commit forever.
     #[actix_web::test]
