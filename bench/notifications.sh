@@ -9,11 +9,12 @@
 # a webhook and a Web Push subscription on every player must leave the move
 # throughput and latency within 10% of what they are without any.
 #
-# 1. builds the release server and the load tool (`tests/src/bin/load.rs`);
+# 1. builds the server as shipped (the `dist` profile, as the Dockerfile
+#    does) and the load tool (`tests/src/bin/load.rs`);
 # 2. for each backend in BACKENDS, ROUNDS rounds of two runs, without then
 #    with channels (A B A B ...), so that a slower minute of the machine
 #    falls on both kinds alike. Each run is a fresh database and a fresh
-#    release server, and the load tool's move phase only (`--long-games 0
+#    dist server, and the load tool's move phase only (`--long-games 0
 #    --view-seconds 0`), CLIENTS clients for MOVE_SECONDS. "With" is the
 #    tool's `--notify`: a webhook and a push subscription on every account,
 #    to a receiver the tool runs on loopback, which counts the deliveries;
@@ -100,10 +101,10 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- Build ------------------------------------------------------------------
-step "build: release server and load tool"
-cargo build --release --locked -p api
+step "build: the server as shipped (profile dist) and the load tool"
+cargo build --profile dist --locked -p api
 cargo build --release --locked -p e2e --bin load
-API="$TARGET/release/api"
+API="$TARGET/dist/api"
 LOAD="$TARGET/release/load"
 
 machine() {
@@ -163,7 +164,7 @@ LOAD_FAILED=0
 NO_DELIVERY=0
 run_once() { # $1: backend, $2: round, $3: without|with
     local name="$1-$2-$3" url vapid="" status=0 notify=()
-    step "$name: release server, load tool with $CLIENTS clients, moves for $MOVE_SECONDS s"
+    step "$name: the dist server, load tool with $CLIENTS clients, moves for $MOVE_SECONDS s"
     machine >&2
     case "$1" in
     postgres)

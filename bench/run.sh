@@ -4,10 +4,12 @@
 #
 #   bash bench/run.sh
 #
-# 1. builds the release server and the load tool (`tests/src/bin/load.rs`);
+# 1. builds the server as shipped (the `dist` profile of Cargo.toml, as the
+#    Dockerfile builds it) and the load tool (`tests/src/bin/load.rs`, a
+#    `release` build);
 # 2. pgbench on a database of its own: `-i -s 10`, then TPC-B-like and
 #    select-only, each `-c CLIENTS -j 2 -T PGBENCH_SECONDS`;
-# 3. the release server on a fresh PostgreSQL database, the load tool at the
+# 3. that server on a fresh PostgreSQL database, the load tool at the
 #    same concurrency (long games, moves, views), server stopped;
 # 4. the same on the embedded SQLite default (a temporary file);
 # 5. ONE table: moves/s, views/s, p99s, errors, RSS, pgbench, the ratios.
@@ -104,10 +106,10 @@ new_db() {
 }
 
 # --- Build ------------------------------------------------------------------
-step "build: release server and load tool"
-cargo build --release --locked -p api
+step "build: the server as shipped (profile dist) and the load tool"
+cargo build --profile dist --locked -p api
 cargo build --release --locked -p e2e --bin load
-API="$TARGET/release/api"
+API="$TARGET/dist/api"
 LOAD="$TARGET/release/load"
 
 machine() {
@@ -166,7 +168,7 @@ start_server() { # $1: DATABASE_URL, $2: name of the run
 LOAD_FAILED=0
 REPORTS=()
 run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
-    step "$3: release server, load tool with $CLIENTS clients"
+    step "$3: the dist server, load tool with $CLIENTS clients"
     machine >&2
     start_server "$1" "$2"
     echo "server pid $SERVER_PID at $SERVER_ADDRESS" >&2
@@ -185,7 +187,7 @@ run_load() { # $1: DATABASE_URL, $2: name of the run, $3: column name
         while kill -0 "$LOAD_PID" 2>/dev/null && ! grep -q "^load: $phase:" "$WORK/$2-load.txt"; do
             sleep 0.2
         done
-        # DWARF call graphs: the release build has no frame pointers.
+        # DWARF call graphs: the dist build has no frame pointers.
         perf record -F "${PERF_FREQ:-199}" --call-graph dwarf -p "$SERVER_PID" -o "$WORK/perf.data" \
             -- sleep "$seconds" >"$WORK/perf-record.txt" 2>&1 &
         PERF_PID=$!
