@@ -43,6 +43,16 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The source without `//` comments and without its `#[cfg(test)]` part.
 fn code_of(path: &Path) -> String {
+    // A module's tests in a file of their own (`tests.rs`, `*_tests.rs`,
+    // included under `#[cfg(test)]`) are test code, like a `tests` module
+    // within the file.
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if name == "tests.rs" || name.ends_with("_tests.rs") {
+        return String::new();
+    }
     let text = fs::read_to_string(path).unwrap();
     let text = text.split("#[cfg(test)]").next().unwrap_or_default();
     text.lines()
