@@ -24,7 +24,9 @@
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicU8, Ordering};
+#[cfg(test)]
+use std::sync::atomic::AtomicIsize;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -61,12 +63,23 @@ pub struct GroupWriter {
 
 /// What the writer and its thread both see.
 struct Shared {
-    /// Writes handed to the thread and not taken by it yet (for the
-    /// tests; for a moment below zero, when the thread takes a write
-    /// before its writer counted it).
+    /// Writes handed to the thread and not taken by it yet, kept in the
+    /// tests only (nothing else reads it, and every write would pay for
+    /// it); for a moment below zero, when the thread takes a write before
+    /// its writer counted it.
+    #[cfg(test)]
     waiting: AtomicIsize,
     commits: AtomicU64,
     longest_open: Duration,
+}
+
+impl Shared {
+    /// Counts writes handed over (1) or taken (-1), in the tests only.
+    #[cfg_attr(not(test), allow(unused_variables))]
+    fn count_waiting(&self, by: isize) {
+        #[cfg(test)]
+        self.waiting.fetch_add(by, Ordering::SeqCst);
+    }
 }
 
 /// One write handed to the thread: `run` runs it on the connection (the
@@ -218,6 +231,7 @@ impl GroupWriter {
 
     fn with_longest_open(manager: ConnectionManager, longest_open: Duration) -> Self {
         let shared = Arc::new(Shared {
+            #[cfg(test)]
             waiting: AtomicIsize::new(0),
             commits: AtomicU64::new(0),
             longest_open,
@@ -282,7 +296,7 @@ impl GroupWriter {
         if jobs.send(job).is_err() {
             return Err(unavailable("the writer's thread has stopped".into()).into());
         }
-        self.shared.waiting.fetch_add(1, Ordering::SeqCst);
+        self.shared.count_waiting(1);
         match ticket.wait(deadline.left_or(TURN_WAIT)) {
             Heard::GaveUp => Err(gave_up().into()),
             Heard::Panicked(payload) => panic::resume_unwind(payload),
@@ -329,7 +343,7 @@ fn serve_rounds(manager: &ConnectionManager, shared: &Shared, jobs: &Receiver<Jo
     // breaks, and opened again by the next write.
     let mut conn: Option<DbConnection> = None;
     while let Ok(mut first) = jobs.recv() {
-        shared.waiting.fetch_sub(1, Ordering::SeqCst);
+        shared.count_waiting(-1);
         if !first.ticket.begin() {
             continue;
         }
@@ -430,7 +444,7 @@ fn round(
 /// open until every client is in it, and the cores idle meanwhile.
 fn next_waiting(shared: &Shared, jobs: &Receiver<Job>) -> Option<Job> {
     while let Ok(mut job) = jobs.try_recv() {
-        shared.waiting.fetch_sub(1, Ordering::SeqCst);
+        shared.count_waiting(-1);
         if job.ticket.begin() {
             return Some(job);
         }
