@@ -22,6 +22,7 @@ pub mod decide;
 pub mod decline;
 pub mod docs;
 pub mod draw;
+pub mod encode;
 pub mod error;
 pub mod export;
 mod fetch;

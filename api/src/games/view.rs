@@ -12,7 +12,7 @@ use super::clocks::{view_prefix, LiveClocks};
 use super::error::GameError;
 use super::fetch::{load, load_with_names, row_with_names, row_with_names_async};
 use super::record::GameRecord;
-use super::{clock, Context};
+use super::{clock, encode, Context};
 use crate::db::{self, DbConnection};
 use crate::storage::games::GameRow;
 
@@ -59,7 +59,7 @@ pub async fn view_json(
         let seat = viewer.and_then(|u| record.color_of(u));
         // One buffer that holds a view with its legal moves.
         let mut body = Vec::with_capacity(12 * 1024);
-        serde_json::to_writer(&mut body, &game_view(record, names, viewer, now))
+        encode::write_view(&game_view(record, names, viewer, now), &mut body)
             .map_err(GameError::internal)?;
         let body = Bytes::from(body);
         // Kept without its clocks, which are written for every answer.

@@ -21,6 +21,7 @@ use uuid::Uuid;
 
 use crate::error::ApiError;
 use crate::games::answers::{self, GameView, MoveAnswer, MoveHistory};
+use crate::games::encode::AnswerJson;
 use crate::games::list::GamePage;
 use crate::games::play::MoveInput;
 use crate::games::requests::{
@@ -101,12 +102,13 @@ fn id_only(
 /// (about 8 KB for a classic game in play).
 const VIEW_JSON_BYTES: usize = 12 * 1024;
 
-/// `value` as the JSON body of `response`, serialized into one buffer of
+/// `value` as the JSON body of `response`, written into one buffer of
 /// [`VIEW_JSON_BYTES`] instead of a string grown by doubling, which was
-/// 6% of a move's instructions (BENCHMARKS.md, "Instructions per request").
-fn json_body(mut response: HttpResponseBuilder, value: &impl Serialize) -> HttpResponse {
+/// 6% of a move's instructions (BENCHMARKS.md, "Instructions per request"),
+/// a view the fast way (`games::encode`).
+fn json_body(mut response: HttpResponseBuilder, value: &impl AnswerJson) -> HttpResponse {
     let mut body = Vec::with_capacity(VIEW_JSON_BYTES);
-    match serde_json::to_writer(&mut body, value) {
+    match value.write_json(&mut body) {
         Ok(()) => response
             .insert_header((header::CONTENT_TYPE, "application/json"))
             .body(body),
@@ -117,7 +119,7 @@ fn json_body(mut response: HttpResponseBuilder, value: &impl Serialize) -> HttpR
 /// Sends a command's answer: a fresh one as JSON with the `ETag` of the
 /// caller's view it contains, or a replayed one as it was first sent (a
 /// refusal as the problem document it was).
-fn respond<T: Serialize>(answered: Answered<T>, success: StatusCode, user: Uuid) -> HttpResponse {
+fn respond<T: AnswerJson>(answered: Answered<T>, success: StatusCode, user: Uuid) -> HttpResponse {
     match answered {
         Answered::Written(written) => {
             let mut response = HttpResponse::build(success);
@@ -153,7 +155,7 @@ fn respond<T: Serialize>(answered: Answered<T>, success: StatusCode, user: Uuid)
 /// Turns a command's result into the response (a refusal sent with an
 /// `Idempotency-Key` was stored under it, as [`refusal_on_the_wire`]
 /// renders it, by the command itself).
-fn finish<T: Serialize>(
+fn finish<T: AnswerJson>(
     user: Uuid,
     result: Result<Answered<T>, GameError>,
     success: StatusCode,

@@ -1,0 +1,218 @@
+//! The JSON of a game's view, byte for byte what serde_json writes for
+//! [`GameView`], written faster: the board and the legal moves (most of a
+//! view) from names encoded once, the rest by serde_json. Encoding the
+//! views a move sends was the largest single cost of a move in the server
+//! (BENCHMARKS.md, twenty-first measurement).
+//!
+//! Nothing here decides what a viewer may see: it writes the view the
+//! domain built for them, field by field. The tests below, and in debug
+//! builds every view written (so every end-to-end test), check the bytes
+//! against serde_json's.
+
+use std::sync::OnceLock;
+
+use domain::{Color, Move, Piece, PieceView, Square};
+use serde::Serialize;
+
+use super::answers::{GameView, MoveAnswer};
+use super::decide::Answer;
+
+/// An answer the routes send as JSON: by serde_json, or for the answers
+/// holding a view, by [`write_view`].
+pub trait AnswerJson: Serialize {
+    /// Appends the answer's JSON to `out`.
+    fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        serde_json::to_writer(out, self)
+    }
+}
+
+impl AnswerJson for GameView {
+    fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        write_view(self, out)
+    }
+}
+
+impl AnswerJson for MoveAnswer {
+    fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"move\":");
+        serde_json::to_writer(&mut *out, &self.move_)?;
+        out.extend_from_slice(b",\"game\":");
+        write_view(&self.game, out)?;
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+impl AnswerJson for Answer {
+    fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        // Untagged: each answer is written as its content alone.
+        match self {
+            Answer::View(view) => view.write_json(out),
+            Answer::Move(answer) => answer.write_json(out),
+            Answer::Nothing => serde_json::to_writer(out, self),
+        }
+    }
+}
+
+/// The JSON of the names a board is written with, each as serde_json
+/// writes it (quotes included), made once by serde_json itself.
+struct Names {
+    colors: [Box<[u8]>; 2],
+    pieces: [Box<[u8]>; 12],
+    /// By [`Square::index`].
+    squares: Vec<Box<[u8]>>,
+    /// Every `u8`, for piece ids and strengths.
+    numbers: Vec<Box<[u8]>>,
+}
+
+fn json<T: Serialize>(value: &T) -> Option<Box<[u8]>> {
+    serde_json::to_vec(value).ok().map(Vec::into_boxed_slice)
+}
+
+impl Names {
+    fn make() -> Option<Names> {
+        let mut colors: [Box<[u8]>; 2] = Default::default();
+        for color in Color::ALL {
+            colors[color.index()] = json(&color)?;
+        }
+        let mut pieces: [Box<[u8]>; 12] = Default::default();
+        for piece in Piece::ALL {
+            pieces[piece.index()] = json(&piece)?;
+        }
+        let mut squares = vec![Box::default(); 100];
+        for index in 0..100u8 {
+            let square = Square::from_index(index)?;
+            *squares.get_mut(square.index())? = json(&square)?;
+        }
+        let numbers = (0..=u8::MAX).map(|n| json(&n)).collect::<Option<_>>()?;
+        Some(Names {
+            colors,
+            pieces,
+            squares,
+            numbers,
+        })
+    }
+
+    fn get() -> Option<&'static Names> {
+        static NAMES: OnceLock<Option<Names>> = OnceLock::new();
+        NAMES.get_or_init(Names::make).as_ref()
+    }
+
+    fn square(&self, square: Square) -> &[u8] {
+        self.squares.get(square.index()).map_or(b"null", |s| s)
+    }
+
+    fn number(&self, n: u8) -> &[u8] {
+        &self.numbers[usize::from(n)]
+    }
+
+    fn piece(&self, out: &mut Vec<u8>, piece: &PieceView) {
+        out.extend_from_slice(b"{\"id\":");
+        out.extend_from_slice(self.number(piece.id.get()));
+        out.extend_from_slice(b",\"square\":");
+        out.extend_from_slice(self.square(piece.square));
+        out.extend_from_slice(b",\"color\":");
+        out.extend_from_slice(&self.colors[piece.color.index()]);
+        out.extend_from_slice(b",\"piece\":");
+        match piece.piece {
+            Some(rank) => out.extend_from_slice(&self.pieces[rank.index()]),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"strength\":");
+        match piece.strength {
+            Some(strength) => out.extend_from_slice(self.number(strength)),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(if piece.revealed {
+            b",\"revealed\":true"
+        } else {
+            b",\"revealed\":false"
+        });
+        out.extend_from_slice(if piece.moved {
+            b",\"moved\":true}"
+        } else {
+            b",\"moved\":false}"
+        });
+    }
+
+    fn a_move(&self, out: &mut Vec<u8>, the_move: &Move) {
+        out.extend_from_slice(b"{\"from\":");
+        out.extend_from_slice(self.square(the_move.from));
+        out.extend_from_slice(b",\"to\":");
+        out.extend_from_slice(self.square(the_move.to));
+        out.push(b'}');
+    }
+}
+
+/// Writes `items` as a JSON array, each by `item`.
+fn array<T>(out: &mut Vec<u8>, items: &[T], mut item: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, each) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        item(out, each);
+    }
+    out.push(b']');
+}
+
+/// Appends `,"name":` and `value` as serde_json writes it.
+fn member<T: Serialize>(out: &mut Vec<u8>, name: &[u8], value: &T) -> serde_json::Result<()> {
+    out.extend_from_slice(name);
+    serde_json::to_writer(&mut *out, value)
+}
+
+/// Appends the JSON of `view` to `out`: the bytes `serde_json::to_writer`
+/// would append.
+pub fn write_view(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    let start = out.len();
+    let written = write_fast(view, out);
+    debug_assert!(
+        written.is_err() || serde_json::to_vec(view).is_ok_and(|expected| out[start..] == expected),
+        "the view's JSON differs from serde_json's: {}",
+        String::from_utf8_lossy(&out[start..]),
+    );
+    if written.is_err() {
+        out.truncate(start);
+        return serde_json::to_writer(out, view);
+    }
+    Ok(())
+}
+
+/// [`write_view`], or an error (with `out` partly written) if the names
+/// could not be made or the header did not come out as an object.
+fn write_fast(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    use serde::ser::Error;
+    let names = Names::get().ok_or_else(|| serde_json::Error::custom("no names"))?;
+    // The header's members open the view (it is flattened into it): its
+    // object, without the closing brace, then the view's own members.
+    let start = out.len();
+    serde_json::to_writer(&mut *out, &view.header)?;
+    if out.len() < start + 2 || out.pop() != Some(b'}') {
+        return Err(serde_json::Error::custom("the header is not an object"));
+    }
+    member(out, b",\"you\":", &view.you)?;
+    out.extend_from_slice(b",\"board\":");
+    array(out, &view.board, |out, piece| names.piece(out, piece));
+    member(out, b",\"captured\":", &view.captured)?;
+    member(out, b",\"last_move\":", &view.last_move)?;
+    if let Some(moves) = &view.legal_moves {
+        out.extend_from_slice(b",\"legal_moves\":");
+        array(out, moves, |out, the_move| names.a_move(out, the_move));
+    }
+    member(out, b",\"draw_offer\":", &view.draw_offer)?;
+    member(out, b",\"rescues_used\":", &view.rescues_used)?;
+    member(
+        out,
+        b",\"plies_without_battle\":",
+        &view.plies_without_battle,
+    )?;
+    member(out, b",\"deadline\":", &view.deadline)?;
+    member(out, b",\"clocks\":", &view.clocks)?;
+    out.push(b'}');
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "encode_tests.rs"]
+mod tests;
