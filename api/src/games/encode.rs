@@ -5,9 +5,11 @@
 //! (BENCHMARKS.md, twenty-first measurement).
 //!
 //! Nothing here decides what a viewer may see: it writes the view the
-//! domain built for them, field by field. The tests below, and in debug
-//! builds every view written (so every end-to-end test), check the bytes
-//! against serde_json's.
+//! domain built for them, field by field. Each struct written here is
+//! taken apart whole, so a field added to one stops the build until it is
+//! written too; the tests (`encode_tests.rs`), and in debug builds every
+//! view written (so every end-to-end test), check the bytes against
+//! serde_json's.
 
 use std::sync::OnceLock;
 
@@ -34,10 +36,16 @@ impl AnswerJson for GameView {
 
 impl AnswerJson for MoveAnswer {
     fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        // `back_from_vacation` is not sent.
+        let MoveAnswer {
+            move_,
+            game,
+            back_from_vacation: _,
+        } = self;
         out.extend_from_slice(b"{\"move\":");
-        serde_json::to_writer(&mut *out, &self.move_)?;
+        serde_json::to_writer(&mut *out, move_)?;
         out.extend_from_slice(b",\"game\":");
-        write_view(&self.game, out)?;
+        write_view(game, out)?;
         out.push(b'}');
         Ok(())
     }
@@ -98,19 +106,23 @@ impl Names {
         NAMES.get_or_init(Names::make).as_ref()
     }
 
-    fn square(&self, square: Square) -> &[u8] {
-        self.squares.get(square.index()).map_or(b"null", |s| s)
+    fn square(&self, square: Square) -> serde_json::Result<&[u8]> {
+        use serde::ser::Error;
+        self.squares
+            .get(square.index())
+            .map(|name| &name[..])
+            .ok_or_else(|| serde_json::Error::custom("a square off the board"))
     }
 
     fn number(&self, n: u8) -> &[u8] {
         &self.numbers[usize::from(n)]
     }
 
-    fn piece(&self, out: &mut Vec<u8>, piece: &PieceView) {
+    fn piece(&self, out: &mut Vec<u8>, piece: &PieceView) -> serde_json::Result<()> {
         out.extend_from_slice(b"{\"id\":");
         out.extend_from_slice(self.number(piece.id.get()));
         out.extend_from_slice(b",\"square\":");
-        out.extend_from_slice(self.square(piece.square));
+        out.extend_from_slice(self.square(piece.square)?);
         out.extend_from_slice(b",\"color\":");
         out.extend_from_slice(&self.colors[piece.color.index()]);
         out.extend_from_slice(b",\"piece\":");
@@ -133,27 +145,35 @@ impl Names {
         } else {
             b",\"moved\":false}"
         });
+        Ok(())
     }
 
-    fn a_move(&self, out: &mut Vec<u8>, the_move: &Move) {
+    fn a_move(&self, out: &mut Vec<u8>, the_move: &Move) -> serde_json::Result<()> {
+        let Move { from, to } = the_move;
         out.extend_from_slice(b"{\"from\":");
-        out.extend_from_slice(self.square(the_move.from));
+        out.extend_from_slice(self.square(*from)?);
         out.extend_from_slice(b",\"to\":");
-        out.extend_from_slice(self.square(the_move.to));
+        out.extend_from_slice(self.square(*to)?);
         out.push(b'}');
+        Ok(())
     }
 }
 
 /// Writes `items` as a JSON array, each by `item`.
-fn array<T>(out: &mut Vec<u8>, items: &[T], mut item: impl FnMut(&mut Vec<u8>, &T)) {
+fn array<T>(
+    out: &mut Vec<u8>,
+    items: &[T],
+    mut item: impl FnMut(&mut Vec<u8>, &T) -> serde_json::Result<()>,
+) -> serde_json::Result<()> {
     out.push(b'[');
     for (i, each) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        item(out, each);
+        item(out, each)?;
     }
     out.push(b']');
+    Ok(())
 }
 
 /// Appends `,"name":` and `value` as serde_json writes it.
@@ -183,32 +203,43 @@ pub fn write_view(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> 
 /// could not be made or the header did not come out as an object.
 fn write_fast(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> {
     use serde::ser::Error;
+    let GameView {
+        header,
+        you,
+        board,
+        captured,
+        last_move,
+        legal_moves,
+        draw_offer,
+        rescues_used,
+        plies_without_battle,
+        deadline,
+        clocks,
+    } = view;
     let names = Names::get().ok_or_else(|| serde_json::Error::custom("no names"))?;
     // The header's members open the view (it is flattened into it): its
     // object, without the closing brace, then the view's own members.
     let start = out.len();
-    serde_json::to_writer(&mut *out, &view.header)?;
-    if out.len() < start + 2 || out.pop() != Some(b'}') {
-        return Err(serde_json::Error::custom("the header is not an object"));
+    serde_json::to_writer(&mut *out, header)?;
+    if out.len() <= start + 2 || out.pop() != Some(b'}') {
+        return Err(serde_json::Error::custom(
+            "the header is not an object with members",
+        ));
     }
-    member(out, b",\"you\":", &view.you)?;
+    member(out, b",\"you\":", you)?;
     out.extend_from_slice(b",\"board\":");
-    array(out, &view.board, |out, piece| names.piece(out, piece));
-    member(out, b",\"captured\":", &view.captured)?;
-    member(out, b",\"last_move\":", &view.last_move)?;
-    if let Some(moves) = &view.legal_moves {
+    array(out, board, |out, piece| names.piece(out, piece))?;
+    member(out, b",\"captured\":", captured)?;
+    member(out, b",\"last_move\":", last_move)?;
+    if let Some(moves) = legal_moves {
         out.extend_from_slice(b",\"legal_moves\":");
-        array(out, moves, |out, the_move| names.a_move(out, the_move));
+        array(out, moves, |out, the_move| names.a_move(out, the_move))?;
     }
-    member(out, b",\"draw_offer\":", &view.draw_offer)?;
-    member(out, b",\"rescues_used\":", &view.rescues_used)?;
-    member(
-        out,
-        b",\"plies_without_battle\":",
-        &view.plies_without_battle,
-    )?;
-    member(out, b",\"deadline\":", &view.deadline)?;
-    member(out, b",\"clocks\":", &view.clocks)?;
+    member(out, b",\"draw_offer\":", draw_offer)?;
+    member(out, b",\"rescues_used\":", rescues_used)?;
+    member(out, b",\"plies_without_battle\":", plies_without_battle)?;
+    member(out, b",\"deadline\":", deadline)?;
+    member(out, b",\"clocks\":", clocks)?;
     out.push(b'}');
     Ok(())
 }

@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use super::*;
 use crate::games::answers::{game_view, GameView};
+use crate::games::decide::Answer;
 use crate::games::record::{GameRecord, Phase, TournamentSettings};
 
 fn at(seconds: i64) -> DateTime<Utc> {
@@ -35,16 +36,24 @@ fn fast_bytes(view: &GameView) -> Vec<u8> {
     out.split_off(6)
 }
 
+/// How many views were checked, and how many of them had legal moves.
+#[derive(Default)]
+struct Counts {
+    checked: usize,
+    with_moves: usize,
+}
+
 /// Every view of `record` (each player's and a spectator's) is written as
-/// serde_json writes it.
+/// serde_json writes it, alone and as a command's answer.
 fn check_every_viewer(
+    counts: &mut Counts,
     record: &GameRecord,
     names: &crate::games::answers::Names,
     now: DateTime<Utc>,
-) -> usize {
-    let mut checked = 0;
+) {
     for user in [record.red, record.blue, None] {
         let view = game_view(record, names, user, now);
+        counts.with_moves += usize::from(view.legal_moves.as_ref().is_some_and(|m| !m.is_empty()));
         assert_eq!(
             String::from_utf8(fast_bytes(&view)).unwrap(),
             String::from_utf8(serde_bytes(&view)).unwrap()
@@ -52,9 +61,12 @@ fn check_every_viewer(
         let mut through_trait = Vec::new();
         view.write_json(&mut through_trait).unwrap();
         assert_eq!(through_trait, serde_bytes(&view));
-        checked += 1;
+        let mut as_answer = Vec::new();
+        let answer = Answer::View(Box::new(view));
+        answer.write_json(&mut as_answer).unwrap();
+        assert_eq!(as_answer, serde_json::to_vec(&answer).unwrap());
+        counts.checked += 1;
     }
-    checked
 }
 
 #[test]
@@ -72,7 +84,7 @@ fn views_are_written_byte_for_byte_as_serde_json_writes_them() {
         },
     ];
     let mut steps = Steps(7);
-    let mut checked = 0;
+    let mut counts = Counts::default();
     let mut finished = 0;
     let mut hidden = 0;
     let mut silent = 0;
@@ -96,11 +108,11 @@ fn views_are_written_byte_for_byte_as_serde_json_writes_them() {
                 at(0),
             );
             // The setup phase: each player sees their own pieces only.
-            checked += check_every_viewer(&record, &names, at(5));
+            check_every_viewer(&mut counts, &record, &names, at(5));
             let red = Setup::random(variant, Color::Red, steps.below(1000) as u64);
             let blue = Setup::random(variant, Color::Blue, steps.below(1000) as u64);
             record.setups.set(red.clone());
-            checked += check_every_viewer(&record, &names, at(6));
+            check_every_viewer(&mut counts, &record, &names, at(6));
             record.setups.set(blue.clone());
             let mut game = Game::new(variant, rules, red, blue).unwrap();
             for ply in 0..400 {
@@ -130,22 +142,31 @@ fn views_are_written_byte_for_byte_as_serde_json_writes_them() {
                     } else {
                         Phase::Playing(Box::new(game.clone()))
                     };
-                    checked += check_every_viewer(&record, &names, at(60 + i64::from(ply)));
+                    check_every_viewer(&mut counts, &record, &names, at(60 + i64::from(ply)));
                 }
             }
             if !game.is_finished() {
                 game.apply(game.turn(), Action::Resign).unwrap();
                 record.phase = Phase::Finished(Box::new(game.clone()));
                 finished += 1;
-                checked += check_every_viewer(&record, &names, at(10_000));
+                check_every_viewer(&mut counts, &record, &names, at(10_000));
             }
         }
     }
     // The cases the writer must get right were all met.
-    assert!(checked > 100, "{checked}");
+    assert!(counts.checked > 100, "{}", counts.checked);
+    assert!(counts.with_moves > 20, "{}", counts.with_moves);
     assert!(finished >= 4, "{finished}");
     assert!(hidden > 0, "no hidden piece was written");
     assert!(silent > 0, "no silent capture was written");
+}
+
+#[test]
+fn an_answer_of_nothing_is_written_as_serde_json_writes_it() {
+    let mut out = Vec::new();
+    Answer::Nothing.write_json(&mut out).unwrap();
+    assert_eq!(out, serde_json::to_vec(&Answer::Nothing).unwrap());
+    assert_eq!(out, b"null");
 }
 
 #[test]
