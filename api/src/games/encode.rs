@@ -62,9 +62,10 @@ impl AnswerJson for Answer {
     }
 }
 
-/// The JSON of the names a board is written with, each as serde_json
-/// writes it (quotes included), made once by serde_json itself.
-struct Names {
+/// The JSON of the names a board is written with (not the usernames of
+/// `answers::Names`), each as serde_json writes it, quotes included,
+/// encoded once by serde_json itself.
+struct Encoded {
     colors: [Box<[u8]>; 2],
     pieces: [Box<[u8]>; 12],
     /// By [`Square::index`].
@@ -77,8 +78,8 @@ fn json<T: Serialize>(value: &T) -> Option<Box<[u8]>> {
     serde_json::to_vec(value).ok().map(Vec::into_boxed_slice)
 }
 
-impl Names {
-    fn make() -> Option<Names> {
+impl Encoded {
+    fn make() -> Option<Encoded> {
         let mut colors: [Box<[u8]>; 2] = Default::default();
         for color in Color::ALL {
             colors[color.index()] = json(&color)?;
@@ -93,7 +94,7 @@ impl Names {
             *squares.get_mut(square.index())? = json(&square)?;
         }
         let numbers = (0..=u8::MAX).map(|n| json(&n)).collect::<Option<_>>()?;
-        Some(Names {
+        Some(Encoded {
             colors,
             pieces,
             squares,
@@ -101,9 +102,9 @@ impl Names {
         })
     }
 
-    fn get() -> Option<&'static Names> {
-        static NAMES: OnceLock<Option<Names>> = OnceLock::new();
-        NAMES.get_or_init(Names::make).as_ref()
+    fn get() -> Option<&'static Encoded> {
+        static ENCODED: OnceLock<Option<Encoded>> = OnceLock::new();
+        ENCODED.get_or_init(Encoded::make).as_ref()
     }
 
     fn square(&self, square: Square) -> serde_json::Result<&[u8]> {
@@ -200,7 +201,7 @@ pub fn write_view(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> 
 }
 
 /// [`write_view`], or an error (with `out` partly written) if the names
-/// could not be made or the header did not come out as an object.
+/// could not be encoded or the header did not come out as an object.
 fn write_fast(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> {
     use serde::ser::Error;
     let GameView {
@@ -216,7 +217,7 @@ fn write_fast(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> {
         deadline,
         clocks,
     } = view;
-    let names = Names::get().ok_or_else(|| serde_json::Error::custom("no names"))?;
+    let encoded = Encoded::get().ok_or_else(|| serde_json::Error::custom("no encoded names"))?;
     // The header's members open the view (it is flattened into it): its
     // object, without the closing brace, then the view's own members.
     let start = out.len();
@@ -228,12 +229,12 @@ fn write_fast(view: &GameView, out: &mut Vec<u8>) -> serde_json::Result<()> {
     }
     member(out, b",\"you\":", you)?;
     out.extend_from_slice(b",\"board\":");
-    array(out, board, |out, piece| names.piece(out, piece))?;
+    array(out, board, |out, piece| encoded.piece(out, piece))?;
     member(out, b",\"captured\":", captured)?;
     member(out, b",\"last_move\":", last_move)?;
     if let Some(moves) = legal_moves {
         out.extend_from_slice(b",\"legal_moves\":");
-        array(out, moves, |out, the_move| names.a_move(out, the_move))?;
+        array(out, moves, |out, the_move| encoded.a_move(out, the_move))?;
     }
     member(out, b",\"draw_offer\":", draw_offer)?;
     member(out, b",\"rescues_used\":", rescues_used)?;
