@@ -491,9 +491,14 @@ impl OwnConnections {
         let mut conn =
             AsyncPgConnection::try_from_client_and_connection(client, connection).await?;
         // As the pool's connections: the server gives up on a statement
-        // after the request's bound (not counted: part of opening).
+        // after the request's bound (not counted: part of opening). And
+        // never a table scan: every statement sent here finds its rows by
+        // key, and the plan a connection keeps for it, made while `games`
+        // was small, would otherwise scan the whole table for as long as
+        // the connection lives, however much it grew (docs/storage.md,
+        // "Reads without a blocking thread").
         conn.batch_execute(&format!(
-            "SET statement_timeout = {}",
+            "SET statement_timeout = {}; SET enable_seqscan = off",
             self.timeout.as_millis()
         ))
         .await?;

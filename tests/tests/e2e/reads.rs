@@ -183,3 +183,59 @@ postgres_tests! {
         );
     }
 }
+
+/// One line of what `EXPLAIN` answers.
+#[derive(diesel::QueryableByName)]
+struct PlanLine {
+    #[diesel(column_name = "QUERY PLAN", sql_type = diesel::sql_types::Text)]
+    line: String,
+}
+
+postgres_tests! {
+    /// A worker's read connection finds games by their primary key, never
+    /// by reading the whole table: on a new database `games` holds a page
+    /// or two, PostgreSQL would choose to read them all, and a connection
+    /// keeps the plan it made as the table grows (docs/storage.md, "Reads
+    /// without a blocking thread"). Here with two keys, as a read that
+    /// takes another's along.
+    async fn a_read_connection_finds_games_by_their_key(app) {
+        let (red, blue) = two_users(&app, "plan").await;
+        let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 8).await;
+        let pool = app.pool.clone();
+        let id = game.id.clone();
+        // On a thread of its own, as an HTTP worker's is: one runtime on
+        // one thread, marked.
+        let plan = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            api::db::mark_http_worker();
+            runtime.block_on(pool.read_by_key(id, |conn, keys| {
+                Box::pin(async move {
+                    // What autovacuum soon finds: a table of one row.
+                    diesel_async::SimpleAsyncConnection::batch_execute(conn, "ANALYZE games")
+                        .await?;
+                    let mut asked = keys.to_vec();
+                    asked.push(uuid::Uuid::new_v4().to_string());
+                    let lines: Vec<PlanLine> = diesel_async::RunQueryDsl::load(
+                        diesel::sql_query("EXPLAIN SELECT * FROM games WHERE games.id = ANY($1)")
+                            .bind::<diesel::sql_types::Array<diesel::sql_types::Text>, _>(asked),
+                        conn,
+                    )
+                    .await?;
+                    let plan: Vec<String> = lines.into_iter().map(|l| l.line).collect();
+                    Ok(keys.iter().map(|key| (key.clone(), plan.join("\n"))).collect())
+                })
+            }))
+        })
+        .join()
+        .unwrap();
+        let plan = plan
+            .expect("read on a worker's own connection")
+            .unwrap()
+            .expect("the plan, under the game's key");
+        assert!(plan.contains("games_pkey"), "{plan}");
+        assert!(!plan.contains("Seq Scan"), "{plan}");
+    }
+}
