@@ -390,11 +390,23 @@ struct GameBrief<'a> {
     turn: Option<&'a str>,
 }
 
-/// What the view phase reads of a view: whose it is.
-#[derive(Deserialize)]
-struct Seen<'a> {
-    #[serde(borrow)]
-    you: Option<&'a str>,
+/// Whose view `bytes` is, as its `"you"` member says (`Some("red")`,
+/// `Some("blue")`; `None`: a spectator's, or no view), read where the
+/// member stands (after the game's header, before the board) without
+/// parsing the rest of the view. Parsing all of it, as the move phase
+/// must to choose a move, cost this tool more CPU a view than the server
+/// spent answering it (BENCHMARKS.md, "Twenty-second measurement"), on
+/// the cores the server and PostgreSQL share with it. The server writes
+/// its JSON compact, and no member of the header is named `you`.
+fn seat_of(bytes: &[u8]) -> Option<&'static str> {
+    const MEMBER: &[u8] = b"\"you\":";
+    let at = bytes.windows(MEMBER.len()).position(|w| w == MEMBER)?;
+    let value = &bytes[at + MEMBER.len()..];
+    ["red", "blue"].into_iter().find(|seat| {
+        value
+            .strip_prefix(format!("\"{seat}\"").as_bytes())
+            .is_some()
+    })
 }
 
 /// Creates a game between the pair, seats Blue and places two random
@@ -443,27 +455,29 @@ pub(super) async fn read_views(
     let path = format!("/api/v1/games/{id}");
     let mut red = true;
     while Instant::now() < deadline && client.errors_seen() < CLIENT_ERROR_LIMIT {
-        let token = if red { &pair.red } else { &pair.blue };
+        let (token, seat) = if red {
+            (&pair.red, "red")
+        } else {
+            (&pair.blue, "blue")
+        };
         red = !red;
         let Some((bytes, took)) = client.send("GET", &path, Some(token), None).await else {
             tokio::time::sleep(Duration::from_millis(20)).await;
             continue;
         };
-        match client.parse::<Seen>(&format!("GET {path}"), &bytes) {
-            // Each client reads its own game: a view without `you` would
-            // be a spectator's, a mistake of this tool.
-            Some(Seen { you: None }) => {
-                client.failed(
-                    &format!("GET {path}"),
-                    "",
-                    "200 but a spectator's view",
-                    &String::from_utf8_lossy(&bytes),
-                );
-                return latencies;
-            }
-            Some(_) => latencies.push(took),
-            None => return latencies,
+        // Each client reads its own game as each of its players in turn:
+        // a view of the other seat, or a spectator's, would be a mistake
+        // of the server or of this tool.
+        if seat_of(&bytes) != Some(seat) {
+            client.failed(
+                &format!("GET {path}"),
+                "",
+                &format!("200 but not {seat}'s view"),
+                &String::from_utf8_lossy(&bytes),
+            );
+            return latencies;
         }
+        latencies.push(took);
     }
     latencies
 }
@@ -491,4 +505,24 @@ fn pick_move(view: &PlyView<'_>, rng: &mut SplitMix64) -> Option<(String, String
     }
     let chosen = pool[rng.below(pool.len())];
     Some((chosen.from.to_owned(), chosen.to.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seat_of;
+
+    #[test]
+    fn the_seat_is_read_from_the_views_you() {
+        let view = |you: &str| {
+            format!(
+                r#"{{"id":"g","players":{{"red":{{"username":"you"}},"blue":{{"username":"red"}}}},{you}"board":[{{"square":"a1","rank":"bomb"}}]}}"#
+            )
+        };
+        assert_eq!(seat_of(view(r#""you":"red","#).as_bytes()), Some("red"));
+        assert_eq!(seat_of(view(r#""you":"blue","#).as_bytes()), Some("blue"));
+        assert_eq!(seat_of(view(r#""you":null,"#).as_bytes()), None);
+        assert_eq!(seat_of(view("").as_bytes()), None);
+        assert_eq!(seat_of(view(r#""you":"redd","#).as_bytes()), None);
+        assert_eq!(seat_of(b""), None);
+    }
 }
