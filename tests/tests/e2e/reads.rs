@@ -191,43 +191,61 @@ struct PlanLine {
     line: String,
 }
 
+/// A setting, as `current_setting` answers it.
+#[derive(diesel::QueryableByName)]
+struct Setting {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    value: String,
+}
+
 postgres_tests! {
-    /// A worker's read connection finds games by their primary key, never
-    /// by reading the whole table: on a new database `games` holds a page
-    /// or two, PostgreSQL would choose to read them all, and a connection
-    /// keeps the plan it made as the table grows (docs/storage.md, "Reads
-    /// without a blocking thread"). Here with two keys, as a read that
-    /// takes another's along.
-    async fn a_read_connection_finds_games_by_their_key(app) {
+    /// A worker's connections find games by their primary key, never by
+    /// reading the whole table: on a new database `games` holds a page or
+    /// two, where PostgreSQL would rather read them all, and the generic
+    /// plan a connection settles on for a prepared statement stays while
+    /// the table grows (docs/storage.md, "Reads without a blocking
+    /// thread"). The read's plan is asked for as such a plan, for two
+    /// keys (a read that takes another's along); the write connections
+    /// are opened the same way.
+    async fn a_workers_connections_find_games_by_their_key(app) {
         let (red, blue) = two_users(&app, "plan").await;
         let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 8).await;
         let pool = app.pool.clone();
         let id = game.id.clone();
         // On a thread of its own, as an HTTP worker's is: one runtime on
         // one thread, marked.
-        let plan = std::thread::spawn(move || {
+        let (plan, writes) = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .unwrap();
             api::db::mark_http_worker();
-            runtime.block_on(pool.read_by_key(id, |conn, keys| {
+            let plan = runtime.block_on(pool.read_by_key(id, |conn, keys| {
                 Box::pin(async move {
+                    use diesel_async::SimpleAsyncConnection as _;
                     // What autovacuum soon finds: a table of one row.
-                    diesel_async::SimpleAsyncConnection::batch_execute(conn, "ANALYZE games")
-                        .await?;
-                    let mut asked = keys.to_vec();
-                    asked.push(uuid::Uuid::new_v4().to_string());
+                    conn.batch_execute(
+                        "ANALYZE games; \
+                         PREPARE plan_read(text[]) AS SELECT * FROM games WHERE id = ANY($1); \
+                         SET plan_cache_mode = force_generic_plan",
+                    )
+                    .await?;
+                    let asked = format!("{{{},{}}}", keys[0], uuid::Uuid::new_v4());
                     let lines: Vec<PlanLine> = diesel_async::RunQueryDsl::load(
-                        diesel::sql_query("EXPLAIN SELECT * FROM games WHERE games.id = ANY($1)")
-                            .bind::<diesel::sql_types::Array<diesel::sql_types::Text>, _>(asked),
+                        diesel::sql_query(format!("EXPLAIN EXECUTE plan_read('{asked}')")),
                         conn,
                     )
                     .await?;
+                    conn.batch_execute("DEALLOCATE plan_read; RESET plan_cache_mode")
+                        .await?;
                     let plan: Vec<String> = lines.into_iter().map(|l| l.line).collect();
                     Ok(keys.iter().map(|key| (key.clone(), plan.join("\n"))).collect())
                 })
-            }))
+            }));
+            let writes = runtime.block_on(pool.write_once::<_, Setting>(diesel::sql_query(
+                "SELECT current_setting('enable_seqscan') AS value",
+            )));
+            (plan, writes)
         })
         .join()
         .unwrap();
@@ -237,5 +255,8 @@ postgres_tests! {
             .expect("the plan, under the game's key");
         assert!(plan.contains("games_pkey"), "{plan}");
         assert!(!plan.contains("Seq Scan"), "{plan}");
+        let writes = writes.expect("a worker's own write connection").unwrap();
+        assert_eq!(writes.len(), 1);
+        assert_eq!(writes[0].value, "off");
     }
 }
