@@ -407,11 +407,10 @@ fn seat_of(bytes: &[u8]) -> Option<&'static str> {
     const MEMBER: &[u8] = b"\"you\":";
     let at = bytes.windows(MEMBER.len()).position(|w| w == MEMBER)?;
     let value = &bytes[at + MEMBER.len()..];
-    ["red", "blue"].into_iter().find(|seat| {
-        value
-            .strip_prefix(format!("\"{seat}\"").as_bytes())
-            .is_some()
-    })
+    [("red", &b"\"red\""[..]), ("blue", &b"\"blue\""[..])]
+        .into_iter()
+        .find(|(_, quoted)| value.starts_with(quoted))
+        .map(|(seat, _)| seat)
 }
 
 /// Creates a game between the pair, seats Blue and places two random
