@@ -493,10 +493,10 @@ impl OwnConnections {
         // As the pool's connections: the server gives up on a statement
         // after the request's bound (not counted: part of opening). And
         // never a table scan: every statement sent here finds its rows by
-        // key, and the plan a connection keeps for it, made while `games`
-        // was small, would otherwise scan the whole table for as long as
-        // the connection lives, however much it grew (docs/storage.md,
-        // "Reads without a blocking thread").
+        // key, and the generic plan a connection keeps for it, if made
+        // while `games` was small, would otherwise scan the whole table
+        // however much it grew, until the table's statistics change
+        // (docs/storage.md, "Reads without a blocking thread").
         conn.batch_execute(&format!(
             "SET statement_timeout = {}; SET enable_seqscan = off",
             self.timeout.as_millis()
