@@ -167,9 +167,11 @@ postgres_tests! {
 }
 
 /// How many updates of `games` have named its status or a seat in their
-/// `SET` since [`count_seat_writes`] (SQLite fires an `UPDATE OF` trigger
-/// for every update that sets one of its columns, changed or not: just
-/// when it rewrites those columns' index entries too).
+/// `SET` since [`count_seat_writes`]. Both backends fire an `UPDATE OF`
+/// trigger for every update that sets one of its columns, changed or not:
+/// SQLite just when it rewrites those columns' index entries too, and
+/// PostgreSQL just when it must read and test the condition of the
+/// trigger that takes the seats' usernames again.
 async fn seat_writes(app: &TestApp) -> i64 {
     api::db::run_as::<_, api::ApiError, _>(&app.pool, |conn| {
         #[derive(diesel::QueryableByName)]
@@ -186,67 +188,76 @@ async fn seat_writes(app: &TestApp) -> i64 {
 }
 
 /// Counts, from now on, the updates of `games` that set its status or a
-/// seat (the columns of its indexes that a change can set).
+/// seat (the columns of its indexes that a change can set, and those the
+/// names' trigger watches).
 async fn count_seat_writes(app: &TestApp) {
     api::db::run_as::<_, api::ApiError, _>(&app.pool, |conn| {
         use diesel::connection::SimpleConnection;
-        conn.batch_execute(
+        let on_postgres = matches!(conn, api::db::DbConnection::Postgresql(_));
+        conn.batch_execute(if on_postgres {
+            "CREATE TABLE seat_writes (at INTEGER); \
+             CREATE FUNCTION count_seat_write() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN INSERT INTO seat_writes VALUES (1); RETURN NULL; END $$; \
+             CREATE TRIGGER count_seat_writes \
+                 AFTER UPDATE OF status, red_user_id, blue_user_id ON games \
+                 FOR EACH ROW EXECUTE FUNCTION count_seat_write();"
+        } else {
             "CREATE TABLE seat_writes (at INTEGER); \
              CREATE TRIGGER count_seat_writes \
                  AFTER UPDATE OF status, red_user_id, blue_user_id ON games \
-             BEGIN INSERT INTO seat_writes VALUES (1); END;",
-        )?;
+             BEGIN INSERT INTO seat_writes VALUES (1); END;"
+        })?;
         Ok(())
     })
     .await
     .unwrap()
 }
 
-/// On SQLite, which rewrites the entry of every index on a column an
-/// `UPDATE` sets, changed or not, a move sets none of them: only the
-/// changes of a game's status or seats do.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_sqlite_a_move_sets_no_indexed_column_of_its_game() {
-    let app = crate::harness::spawn_app_with(crate::harness::Backend::Sqlite, |_| {}).await;
-    count_seat_writes(&app).await;
-    let (red, blue) = two_users(&app, "seats").await;
-    let body = json!({"variant": "classic", "color": "red", "opponent": blue.username});
-    let id = create_game(&app, &red, &body).await;
-    join_game(&app, &id, &blue).await;
-    assert_eq!(
-        seat_writes(&app).await,
-        1,
-        "the join seats Blue and starts the setup"
-    );
-    place_setup(&app, &id, &red, 21).await;
-    assert_eq!(
-        seat_writes(&app).await,
-        1,
-        "the first setup keeps the status"
-    );
-    place_setup(&app, &id, &blue, 22).await;
-    assert_eq!(seat_writes(&app).await, 2, "the second setup starts play");
-    for ply in 0..6 {
-        let mover = if ply % 2 == 0 { &red } else { &blue };
-        play_move(&app, &id, mover, ply).await;
+backend_tests! {
+    /// A move sets no column an index of `games` covers and none the
+    /// names' trigger watches: only the changes of a game's status or
+    /// seats do (docs/storage.md, "Indexes and HOT moves").
+    async fn a_move_sets_no_status_and_no_seat_of_its_game(app) {
+        count_seat_writes(&app).await;
+        let (red, blue) = two_users(&app, "seats").await;
+        let body = json!({"variant": "classic", "color": "red", "opponent": blue.username});
+        let id = create_game(&app, &red, &body).await;
+        join_game(&app, &id, &blue).await;
+        assert_eq!(
+            seat_writes(&app).await,
+            1,
+            "the join seats Blue and starts the setup"
+        );
+        place_setup(&app, &id, &red, 21).await;
+        assert_eq!(
+            seat_writes(&app).await,
+            1,
+            "the first setup keeps the status"
+        );
+        place_setup(&app, &id, &blue, 22).await;
+        assert_eq!(seat_writes(&app).await, 2, "the second setup starts play");
+        for ply in 0..6 {
+            let mover = if ply % 2 == 0 { &red } else { &blue };
+            play_move(&app, &id, mover, ply).await;
+        }
+        assert_eq!(
+            seat_writes(&app).await,
+            2,
+            "the moves set no status and no seat"
+        );
+        post_ok(
+            &app,
+            &format!("/api/v1/games/{id}/resign"),
+            &blue,
+            &json!({}),
+            200,
+        )
+        .await;
+        assert_eq!(
+            seat_writes(&app).await,
+            3,
+            "the resignation finishes the game"
+        );
+        assert_eq!(game_view(&app, &id, &red).await["status"], "finished");
     }
-    assert_eq!(
-        seat_writes(&app).await,
-        2,
-        "the moves set no status and no seat"
-    );
-    post_ok(
-        &app,
-        &format!("/api/v1/games/{id}/resign"),
-        &blue,
-        &json!({}),
-        200,
-    )
-    .await;
-    assert_eq!(
-        seat_writes(&app).await,
-        3,
-        "the resignation finishes the game"
-    );
-    assert_eq!(game_view(&app, &id, &red).await["status"], "finished");
 }

@@ -17,6 +17,7 @@ use uuid::Uuid;
 
 use super::{ActionRow, GameChanges, GameRow, PlayChanges};
 use crate::db::{DbConnection, DbPool, StoreError};
+use crate::schema::games;
 use crate::storage::changes::ChangeRows;
 use crate::storage::events::PgEvents;
 use crate::storage::idempotency::IdempotencyRow;
@@ -35,8 +36,8 @@ pub type NamesRead = [Option<String>; 4];
 
 /// A game's status and its Red and Blue players' user ids, as a change
 /// read them. The stored game is as read whenever the versioned write
-/// matches, so a change whose row keeps all three need not write them
-/// (on SQLite it does not: [`save`]).
+/// matches, so a change whose row keeps all three need not write them,
+/// and on neither backend does ([`save`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatsRead {
     pub status: &'static str,
@@ -113,7 +114,11 @@ pub fn save(
                 #[diesel(sql_type = diesel::sql_types::Integer)]
                 written: i32,
             }
-            let saved: Vec<Saved> = SaveOnPostgres::of(row, expected, action).load(pg)?;
+            let saved: Vec<Saved> = if expected.seats.kept_by(row) {
+                SaveOnPostgres::<PlayChanges>::of(row, expected, action).load(pg)?
+            } else {
+                SaveOnPostgres::<GameChanges>::of(row, expected, action).load(pg)?
+            };
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
         DbConnection::Sqlite(sqlite) => {
@@ -164,10 +169,12 @@ pub fn save_with_events(conn: &mut DbConnection, rows: &ChangeRows<'_>) -> Query
             "a change in one statement is for PostgreSQL only".into(),
         ));
     };
-    written(
-        SaveWithEventsOnPostgres::of(rows).get_result(pg),
-        rows.key.is_some(),
-    )
+    let saved = if rows.expected.seats.kept_by(rows.row) {
+        SaveWithEventsOnPostgres::<PlayChanges>::of(rows).get_result(pg)
+    } else {
+        SaveWithEventsOnPostgres::<GameChanges>::of(rows).get_result(pg)
+    };
+    written(saved, rows.key.is_some())
 }
 
 /// [`save_with_events`], sent once on the calling HTTP worker's own
@@ -178,8 +185,14 @@ pub async fn save_with_events_here(
     pool: &DbPool,
     rows: &ChangeRows<'_>,
 ) -> Option<Result<bool, StoreError>> {
-    let statement = SaveWithEventsOnPostgres::of(rows);
-    Some(match pool.write_once::<_, Saved>(statement).await? {
+    let saved = if rows.expected.seats.kept_by(rows.row) {
+        let statement = SaveWithEventsOnPostgres::<PlayChanges>::of(rows);
+        pool.write_once::<_, Saved>(statement).await?
+    } else {
+        let statement = SaveWithEventsOnPostgres::<GameChanges>::of(rows);
+        pool.write_once::<_, Saved>(statement).await?
+    };
+    Some(match saved {
         Ok(saved) => match saved.as_slice() {
             [saved] => Ok(saved.written == 1),
             _ => Err(StoreError::Query(diesel::result::Error::NotFound)),
@@ -216,11 +229,61 @@ fn written(saved: QueryResult<Saved>, keyed: bool) -> QueryResult<bool> {
     }
 }
 
+/// The columns a versioned update on PostgreSQL sets: all of
+/// [`GameChanges`], or only [`PlayChanges`] when the change keeps the
+/// status and seats read, as on SQLite. A move then names no column that
+/// a trigger on the seats watches, so PostgreSQL does not even read the
+/// trigger's condition (docs/storage.md, "Indexes and HOT moves"). Each
+/// set is a statement of its own, prepared once per connection: `Id`
+/// names it in the statement's static query id.
+trait Columns<'a>: AsChangeset<Target = games::table> {
+    type Id: 'static;
+
+    fn of(row: &'a GameRow) -> Self;
+}
+
+impl<'a> Columns<'a> for GameChanges<'a> {
+    type Id = GameChanges<'static>;
+
+    fn of(row: &'a GameRow) -> Self {
+        GameChanges::of(row)
+    }
+}
+
+impl<'a> Columns<'a> for PlayChanges<'a> {
+    type Id = PlayChanges<'static>;
+
+    fn of(row: &'a GameRow) -> Self {
+        PlayChanges::of(row)
+    }
+}
+
+/// Gives a statement over a [`Columns`] set what `prepared_statement!`
+/// gives the others: a static query id per set (`$tag` and the set's
+/// `Id`), answers read by column name, and `RunQueryDsl`.
+macro_rules! prepared_per_columns {
+    ($statement:ident, $tag:ident) => {
+        #[doc = concat!("Names [`", stringify!($statement), "`] in its query id.")]
+        enum $tag {}
+
+        impl<'a, S: Columns<'a>> diesel::query_builder::QueryId for $statement<'a, S> {
+            type QueryId = ($tag, S::Id);
+            const HAS_STATIC_QUERY_ID: bool = true;
+        }
+
+        impl<'a, S: Columns<'a>> diesel::query_builder::Query for $statement<'a, S> {
+            type SqlType = diesel::sql_types::Untyped;
+        }
+
+        impl<'a, S: Columns<'a>, Conn> diesel::RunQueryDsl<Conn> for $statement<'a, S> {}
+    };
+}
+
 /// [`save`] on PostgreSQL: the versioned update and the action row (only if
 /// the update matched and there is an action) in one round trip, prepared
 /// once per connection. One row back means written.
-struct SaveOnPostgres<'a> {
-    changes: <GameChanges<'a> as AsChangeset>::Changeset,
+struct SaveOnPostgres<'a, S: Columns<'a>> {
+    changes: S::Changeset,
     id: &'a str,
     expected: Expected<'a>,
     color: Option<&'a str>,
@@ -228,12 +291,15 @@ struct SaveOnPostgres<'a> {
     record: Option<&'a str>,
 }
 
-prepared_statement!(SaveOnPostgres, by_name);
+prepared_per_columns!(SaveOnPostgres, SaveOnPostgresTag);
 
-impl<'a> SaveOnPostgres<'a> {
+impl<'a, S: Columns<'a>> SaveOnPostgres<'a, S>
+where
+    S::Changeset: QueryFragment<Pg>,
+{
     fn of(row: &'a GameRow, expected: Expected<'a>, action: Option<&'a ActionRow>) -> Self {
         SaveOnPostgres {
-            changes: GameChanges::of(row).as_changeset(),
+            changes: S::of(row).as_changeset(),
             id: &row.id,
             expected,
             color: action.map(|a| a.color.as_str()),
@@ -247,9 +313,9 @@ impl<'a> SaveOnPostgres<'a> {
     /// matched and there is an action), without `WITH`.
     fn walk_ctes<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         use diesel::sql_types::BigInt;
-        // The same columns as on SQLite: `GameChanges`. Its
-        // `treat_none_as_null` makes the text the same for every row, as a
-        // statement prepared once by type needs.
+        // The same columns as on SQLite. Their `treat_none_as_null` makes
+        // the text the same for every row of a set, as a statement
+        // prepared once by type needs.
         out.push_sql("upd AS (UPDATE games SET ");
         self.changes.walk_ast(out.reborrow())?;
         out.push_sql(" WHERE id = ");
@@ -279,7 +345,10 @@ impl<'a> SaveOnPostgres<'a> {
     }
 }
 
-impl QueryFragment<Pg> for SaveOnPostgres<'_> {
+impl<'a, S: Columns<'a>> QueryFragment<Pg> for SaveOnPostgres<'a, S>
+where
+    S::Changeset: QueryFragment<Pg>,
+{
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql("WITH ");
         self.walk_ctes(out.reborrow())?;
@@ -292,8 +361,8 @@ impl QueryFragment<Pg> for SaveOnPostgres<'_> {
 /// and the answer under its idempotency key (if there is one), stored
 /// only if the update matched; one row back, with how many games it
 /// updated (0 or 1).
-struct SaveWithEventsOnPostgres<'a> {
-    save: SaveOnPostgres<'a>,
+struct SaveWithEventsOnPostgres<'a, S: Columns<'a>> {
+    save: SaveOnPostgres<'a, S>,
     events: PgEvents<'a>,
     key: KeyBinds<'a>,
 }
@@ -321,7 +390,10 @@ impl<'a> KeyBinds<'a> {
     }
 }
 
-impl<'a> SaveWithEventsOnPostgres<'a> {
+impl<'a, S: Columns<'a>> SaveWithEventsOnPostgres<'a, S>
+where
+    S::Changeset: QueryFragment<Pg>,
+{
     fn of(rows: &'a ChangeRows<'a>) -> Self {
         SaveWithEventsOnPostgres {
             save: SaveOnPostgres::of(rows.row, rows.expected, rows.action),
@@ -357,9 +429,12 @@ impl<'a> SaveWithEventsOnPostgres<'a> {
     }
 }
 
-prepared_statement!(SaveWithEventsOnPostgres, by_name);
+prepared_per_columns!(SaveWithEventsOnPostgres, SaveWithEventsOnPostgresTag);
 
-impl QueryFragment<Pg> for SaveWithEventsOnPostgres<'_> {
+impl<'a, S: Columns<'a>> QueryFragment<Pg> for SaveWithEventsOnPostgres<'a, S>
+where
+    S::Changeset: QueryFragment<Pg>,
+{
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql("WITH ");
         self.save.walk_ctes(out.reborrow())?;
