@@ -173,8 +173,8 @@ pub fn history(
 /// the last game already seen). Each side is read backwards from its own
 /// partial index, `(red_user_id | blue_user_id, finished_at, id) WHERE
 /// finished_at IS NOT NULL`, so the cost follows the page, not the
-/// player's games. `finished_at` is generated: the `updated_at` of a
-/// finished game, null before (migrations, `hot_moves`).
+/// player's games. `finished_at` is the `updated_at` of a finished game,
+/// null before (docs/storage.md, "Indexes and HOT moves").
 pub fn finished_of_user(
     conn: &mut DbConnection,
     user_id: &str,

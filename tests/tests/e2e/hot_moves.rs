@@ -2,7 +2,8 @@
 //! PostgreSQL a move's update is HOT (docs/storage.md, "Indexes and HOT
 //! moves"): the deadlines are ordered through `game_deadlines`, which the
 //! triggers keep equal to `games.deadline` through a game's whole life, and
-//! profiles list finished games by the generated `finished_at`.
+//! profiles list finished games by `finished_at`, which every write of a
+//! game keeps equal to the `updated_at` of a finished game.
 
 use std::time::{Duration, Instant};
 
@@ -100,6 +101,8 @@ backend_tests! {
         assert_eq!(sweep(&app).await, 1, "the other game timed out");
         let (truth, ordered) = deadlines(&app).await;
         assert_eq!(ordered, truth, "after the timeout");
+        let (finished, updated) = finished_at(&app, &other).await;
+        assert_eq!(finished, Some(updated), "the clock's end sets it too");
     }
 }
 

@@ -115,9 +115,9 @@ pub fn save(
                 written: i32,
             }
             let saved: Vec<Saved> = if expected.seats.kept_by(row) {
-                SaveOnPostgres::<PlayChanges>::of(row, expected, action).load(pg)?
+                SaveOnPostgres::<PlayChangesOnPostgres>::of(row, expected, action).load(pg)?
             } else {
-                SaveOnPostgres::<GameChanges>::of(row, expected, action).load(pg)?
+                SaveOnPostgres::<GameChangesOnPostgres>::of(row, expected, action).load(pg)?
             };
             Ok(saved.iter().filter(|s| s.written == 1).count() == 1)
         }
@@ -169,11 +169,7 @@ pub fn save_with_events(conn: &mut DbConnection, rows: &ChangeRows<'_>) -> Query
             "a change in one statement is for PostgreSQL only".into(),
         ));
     };
-    let saved = if rows.expected.seats.kept_by(rows.row) {
-        SaveWithEventsOnPostgres::<PlayChanges>::of(rows).get_result(pg)
-    } else {
-        SaveWithEventsOnPostgres::<GameChanges>::of(rows).get_result(pg)
-    };
+    let saved = with_statement!(rows, |statement| statement.get_result(pg));
     written(saved, rows.key.is_some())
 }
 
@@ -185,13 +181,9 @@ pub async fn save_with_events_here(
     pool: &DbPool,
     rows: &ChangeRows<'_>,
 ) -> Option<Result<bool, StoreError>> {
-    let saved = if rows.expected.seats.kept_by(rows.row) {
-        let statement = SaveWithEventsOnPostgres::<PlayChanges>::of(rows);
+    let saved = with_statement!(rows, |statement| {
         pool.write_once::<_, Saved>(statement).await?
-    } else {
-        let statement = SaveWithEventsOnPostgres::<GameChanges>::of(rows);
-        pool.write_once::<_, Saved>(statement).await?
-    };
+    });
     Some(match saved {
         Ok(saved) => match saved.as_slice() {
             [saved] => Ok(saved.written == 1),
@@ -229,54 +221,68 @@ fn written(saved: QueryResult<Saved>, keyed: bool) -> QueryResult<bool> {
     }
 }
 
-/// The columns a versioned update on PostgreSQL sets: all of
-/// [`GameChanges`], or only [`PlayChanges`] when the change keeps the
-/// status and seats read, as on SQLite. A move then names no column that
-/// a trigger on the seats watches, so PostgreSQL does not even read the
-/// trigger's condition (docs/storage.md, "Indexes and HOT moves"). Each
-/// set is a statement of its own, prepared once per connection: `Id`
-/// names it in the statement's static query id.
+/// The columns a versioned update on PostgreSQL sets: those of
+/// [`GameChanges`], or only those of [`PlayChanges`] when the change keeps
+/// the status and seats read, as on SQLite. A move then names no column
+/// that a trigger on the seats watches, so PostgreSQL does not even read
+/// the trigger's condition (docs/storage.md, "Indexes and HOT moves").
+/// Both also set `finished_at`, which SQLite generates. Each set is a
+/// statement of its own, prepared once per connection: `Id` names it in
+/// the statement's static query id (with the statement's own name: a
+/// type written for that, `SaveOnPostgresTag` and the like).
 trait Columns<'a>: AsChangeset<Target = games::table> {
     type Id: 'static;
 
     fn of(row: &'a GameRow) -> Self;
 }
 
-impl<'a> Columns<'a> for GameChanges<'a> {
-    type Id = GameChanges<'static>;
+/// [`GameChanges`] on PostgreSQL.
+#[derive(AsChangeset)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+struct GameChangesOnPostgres<'a> {
+    #[diesel(embed)]
+    game: GameChanges<'a>,
+    finished_at: Option<NaiveDateTime>,
+}
+
+/// [`PlayChanges`] on PostgreSQL.
+#[derive(AsChangeset)]
+#[diesel(table_name = games, treat_none_as_null = true)]
+struct PlayChangesOnPostgres<'a> {
+    #[diesel(embed)]
+    play: PlayChanges<'a>,
+    finished_at: Option<NaiveDateTime>,
+}
+
+/// When the game `row` is ended: its `updated_at` once it is finished,
+/// null before. The value SQLite's generated `finished_at` has; on
+/// PostgreSQL a plain column, which every update of a game sets, since
+/// computing it as a generated column cost every move (migration
+/// `2026-12-07-000100_finished_at_written`).
+fn finished_at(row: &GameRow) -> Option<NaiveDateTime> {
+    (row.status == super::status::FINISHED).then_some(row.updated_at)
+}
+
+impl<'a> Columns<'a> for GameChangesOnPostgres<'a> {
+    type Id = GameChangesOnPostgres<'static>;
 
     fn of(row: &'a GameRow) -> Self {
-        GameChanges::of(row)
+        GameChangesOnPostgres {
+            game: GameChanges::of(row),
+            finished_at: finished_at(row),
+        }
     }
 }
 
-impl<'a> Columns<'a> for PlayChanges<'a> {
-    type Id = PlayChanges<'static>;
+impl<'a> Columns<'a> for PlayChangesOnPostgres<'a> {
+    type Id = PlayChangesOnPostgres<'static>;
 
     fn of(row: &'a GameRow) -> Self {
-        PlayChanges::of(row)
+        PlayChangesOnPostgres {
+            play: PlayChanges::of(row),
+            finished_at: finished_at(row),
+        }
     }
-}
-
-/// Gives a statement over a [`Columns`] set what `prepared_statement!`
-/// gives the others: a static query id per set (`$tag` and the set's
-/// `Id`), answers read by column name, and `RunQueryDsl`.
-macro_rules! prepared_per_columns {
-    ($statement:ident, $tag:ident) => {
-        #[doc = concat!("Names [`", stringify!($statement), "`] in its query id.")]
-        enum $tag {}
-
-        impl<'a, S: Columns<'a>> diesel::query_builder::QueryId for $statement<'a, S> {
-            type QueryId = ($tag, S::Id);
-            const HAS_STATIC_QUERY_ID: bool = true;
-        }
-
-        impl<'a, S: Columns<'a>> diesel::query_builder::Query for $statement<'a, S> {
-            type SqlType = diesel::sql_types::Untyped;
-        }
-
-        impl<'a, S: Columns<'a>, Conn> diesel::RunQueryDsl<Conn> for $statement<'a, S> {}
-    };
 }
 
 /// [`save`] on PostgreSQL: the versioned update and the action row (only if
@@ -291,7 +297,19 @@ struct SaveOnPostgres<'a, S: Columns<'a>> {
     record: Option<&'a str>,
 }
 
-prepared_per_columns!(SaveOnPostgres, SaveOnPostgresTag);
+/// Names [`SaveOnPostgres`] in its query id.
+enum SaveOnPostgresTag {}
+
+impl<'a, S: Columns<'a>> diesel::query_builder::QueryId for SaveOnPostgres<'a, S> {
+    type QueryId = (SaveOnPostgresTag, S::Id);
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<'a, S: Columns<'a>> diesel::query_builder::Query for SaveOnPostgres<'a, S> {
+    type SqlType = diesel::sql_types::Untyped;
+}
+
+impl<'a, S: Columns<'a>, Conn> RunQueryDsl<Conn> for SaveOnPostgres<'a, S> {}
 
 impl<'a, S: Columns<'a>> SaveOnPostgres<'a, S>
 where
@@ -358,80 +376,142 @@ where
 }
 
 /// [`save_with_events`]'s one statement: [`SaveOnPostgres`], the events
-/// and the answer under its idempotency key (if there is one), stored
-/// only if the update matched; one row back, with how many games it
-/// updated (0 or 1).
-struct SaveWithEventsOnPostgres<'a, S: Columns<'a>> {
+/// and, with `K` a [`KeyBinds`], the answer under its idempotency key,
+/// stored only if the update matched; one row back, with how many games
+/// it updated (0 or 1).
+struct SaveWithEventsOnPostgres<'a, S: Columns<'a>, K> {
     save: SaveOnPostgres<'a, S>,
     events: PgEvents<'a>,
-    key: KeyBinds<'a>,
+    key: K,
 }
 
-/// The answer under an idempotency key, as [`SaveWithEventsOnPostgres`]
-/// binds it (all `None` without a key).
-#[derive(Default)]
-struct KeyBinds<'a> {
-    user_id: Option<&'a str>,
-    idempotency_key: Option<&'a str>,
-    fingerprint: Option<&'a str>,
-    response_status: Option<i32>,
-    response_body: Option<&'a str>,
-}
-
-impl<'a> KeyBinds<'a> {
-    fn of(key: Option<&'a IdempotencyRow>) -> Self {
-        key.map_or_else(KeyBinds::default, |key| KeyBinds {
-            user_id: Some(&key.user_id),
-            idempotency_key: Some(&key.idempotency_key),
-            fingerprint: Some(&key.fingerprint),
-            response_status: Some(key.response_status),
-            response_body: Some(&key.response_body),
-        })
-    }
-}
-
-impl<'a, S: Columns<'a>> SaveWithEventsOnPostgres<'a, S>
-where
-    S::Changeset: QueryFragment<Pg>,
-{
-    fn of(rows: &'a ChangeRows<'a>) -> Self {
-        SaveWithEventsOnPostgres {
-            save: SaveOnPostgres::of(rows.row, rows.expected, rows.action),
-            events: PgEvents::of(rows.events, rows.created_at),
-            key: KeyBinds::of(rows.key),
+/// Runs `$run` with `$statement` bound to the one statement that writes
+/// the change `$rows` on PostgreSQL: [`SaveWithEventsOnPostgres`] with
+/// the columns the change sets and, if it has one, its key. A change sent
+/// without a key names no table of keys: a move's statement opens no
+/// index it does not write. Each of the four is prepared once per
+/// connection.
+macro_rules! with_statement {
+    ($rows:expr, |$statement:ident| $run:expr) => {{
+        let rows: &ChangeRows<'_> = $rows;
+        let play = rows.expected.seats.kept_by(rows.row);
+        match rows.key {
+            None if play => {
+                let $statement =
+                    SaveWithEventsOnPostgres::<PlayChangesOnPostgres, _>::of(rows, NoKey);
+                $run
+            }
+            None => {
+                let $statement =
+                    SaveWithEventsOnPostgres::<GameChangesOnPostgres, _>::of(rows, NoKey);
+                $run
+            }
+            Some(key) if play => {
+                let $statement = SaveWithEventsOnPostgres::<PlayChangesOnPostgres, _>::of(
+                    rows,
+                    KeyBinds::of(key),
+                );
+                $run
+            }
+            Some(key) => {
+                let $statement = SaveWithEventsOnPostgres::<GameChangesOnPostgres, _>::of(
+                    rows,
+                    KeyBinds::of(key),
+                );
+                $run
+            }
         }
-    }
+    }};
+}
+use with_statement;
 
-    /// The common table expression `kept`: the answer under its key, with
-    /// the game and version of the update (without a key, nothing).
-    fn walk_key<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        use diesel::sql_types::Integer;
-        let key = &self.key;
-        out.push_sql(
-            "kept AS (INSERT INTO idempotency_keys (user_id, idempotency_key, fingerprint, \
-             response_status, response_body, game_id, game_version, created_at) \
-             SELECT k.user_id, k.idempotency_key, k.fingerprint, k.response_status, \
-             k.response_body, upd.id, upd.version, upd.updated_at FROM upd, (SELECT ",
-        );
-        out.push_bind_param::<Nullable<Text>, _>(&key.user_id)?;
-        out.push_sql("::text AS user_id, ");
-        out.push_bind_param::<Nullable<Text>, _>(&key.idempotency_key)?;
-        out.push_sql("::text AS idempotency_key, ");
-        out.push_bind_param::<Nullable<Text>, _>(&key.fingerprint)?;
-        out.push_sql("::text AS fingerprint, ");
-        out.push_bind_param::<Nullable<Integer>, _>(&key.response_status)?;
-        out.push_sql("::integer AS response_status, ");
-        out.push_bind_param::<Nullable<Text>, _>(&key.response_body)?;
-        out.push_sql(
-            "::text AS response_body) AS k WHERE k.idempotency_key IS NOT NULL RETURNING 1)",
-        );
+/// What [`SaveWithEventsOnPostgres`] stores under an idempotency key, as
+/// common table expressions after the events': nothing ([`NoKey`]) or
+/// the answer ([`KeyBinds`]). `Id` names it in the statement's static
+/// query id.
+trait KeyPart {
+    type Id: 'static;
+
+    fn walk_ctes<'b>(&'b self, out: AstPass<'_, 'b, Pg>) -> QueryResult<()>;
+}
+
+/// A change sent without an idempotency key.
+struct NoKey;
+
+impl KeyPart for NoKey {
+    type Id = NoKey;
+
+    fn walk_ctes<'b>(&'b self, _: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         Ok(())
     }
 }
 
-prepared_per_columns!(SaveWithEventsOnPostgres, SaveWithEventsOnPostgresTag);
+/// The answer under an idempotency key, as [`SaveWithEventsOnPostgres`]
+/// binds it.
+struct KeyBinds<'a>(&'a IdempotencyRow);
 
-impl<'a, S: Columns<'a>> QueryFragment<Pg> for SaveWithEventsOnPostgres<'a, S>
+impl<'a> KeyBinds<'a> {
+    fn of(key: &'a IdempotencyRow) -> Self {
+        KeyBinds(key)
+    }
+}
+
+impl KeyPart for KeyBinds<'_> {
+    type Id = KeyBinds<'static>;
+
+    /// `, kept AS (...)`: the answer under its key, with the game and
+    /// version of the update, stored only if the update matched.
+    fn walk_ctes<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        use diesel::sql_types::Integer;
+        let key = self.0;
+        out.push_sql(
+            ", kept AS (INSERT INTO idempotency_keys (user_id, idempotency_key, fingerprint, \
+             response_status, response_body, game_id, game_version, created_at) SELECT ",
+        );
+        out.push_bind_param::<Text, _>(&key.user_id)?;
+        out.push_sql("::text, ");
+        out.push_bind_param::<Text, _>(&key.idempotency_key)?;
+        out.push_sql("::text, ");
+        out.push_bind_param::<Text, _>(&key.fingerprint)?;
+        out.push_sql("::text, ");
+        out.push_bind_param::<Integer, _>(&key.response_status)?;
+        out.push_sql("::integer, ");
+        out.push_bind_param::<Text, _>(&key.response_body)?;
+        out.push_sql("::text, upd.id, upd.version, upd.updated_at FROM upd RETURNING 1)");
+        Ok(())
+    }
+}
+
+impl<'a, S: Columns<'a>, K> SaveWithEventsOnPostgres<'a, S, K>
+where
+    S::Changeset: QueryFragment<Pg>,
+{
+    fn of(rows: &'a ChangeRows<'a>, key: K) -> Self {
+        SaveWithEventsOnPostgres {
+            save: SaveOnPostgres::of(rows.row, rows.expected, rows.action),
+            events: PgEvents::of(rows.events, rows.created_at),
+            key,
+        }
+    }
+}
+
+/// Names [`SaveWithEventsOnPostgres`] in its query id.
+enum SaveWithEventsOnPostgresTag {}
+
+impl<'a, S: Columns<'a>, K: KeyPart> diesel::query_builder::QueryId
+    for SaveWithEventsOnPostgres<'a, S, K>
+{
+    type QueryId = (SaveWithEventsOnPostgresTag, S::Id, K::Id);
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<'a, S: Columns<'a>, K> diesel::query_builder::Query for SaveWithEventsOnPostgres<'a, S, K> {
+    type SqlType = diesel::sql_types::Untyped;
+}
+
+impl<'a, S: Columns<'a>, K, Conn> RunQueryDsl<Conn> for SaveWithEventsOnPostgres<'a, S, K> {}
+
+impl<'a, S: Columns<'a>, K: KeyPart> QueryFragment<Pg> for SaveWithEventsOnPostgres<'a, S, K>
 where
     S::Changeset: QueryFragment<Pg>,
 {
@@ -441,8 +521,7 @@ where
         out.push_sql(", ");
         self.events
             .walk_ctes(out.reborrow(), " WHERE EXISTS (SELECT 1 FROM upd)")?;
-        out.push_sql(", ");
-        self.walk_key(out.reborrow())?;
+        self.key.walk_ctes(out.reborrow())?;
         out.push_sql(" SELECT count(*)::INTEGER AS written FROM upd");
         Ok(())
     }

@@ -1,0 +1,11 @@
+-- `finished_at` was generated from `status` and `updated_at`, and
+-- PostgreSQL computes a stored generated column again on every update of
+-- its row, whatever the update sets: on every move it read the column's
+-- expression back from the catalog, planned it and ran it, only to find
+-- null. Now a plain column that the change writes, with the same value
+-- (the `updated_at` of a finished game, null before): a game is never
+-- inserted finished, and every update of a game's status or `updated_at`
+-- is the versioned write of `storage::games`, which sets it
+-- (docs/storage.md, "Indexes and HOT moves"). The values stay; so do the
+-- indexes profiles read finished games by.
+ALTER TABLE games ALTER COLUMN finished_at DROP EXPRESSION;
