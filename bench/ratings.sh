@@ -154,12 +154,12 @@ UPDATE seeded SET blue = 1 + blue % :players WHERE blue = red;
 INSERT INTO games (id, variant, rules, status, version, creator_id, red_user_id, blue_user_id,
                    challenged_user_id, days_per_move, red_setup, blue_setup, state, turn, ply,
                    deadline, reminded_version, result_winner, result_reason, created_at,
-                   updated_at, rated)
+                   updated_at, finished_at, rated)
 SELECT pg_temp.bench_id(2, s.i), s.variant, t.rules, 'finished', t.version,
        pg_temp.bench_id(1, s.red), pg_temp.bench_id(1, s.red), pg_temp.bench_id(1, s.blue),
        pg_temp.bench_id(1, s.blue), t.days_per_move, t.red_setup, t.blue_setup, t.state, NULL,
        t.ply, NULL, NULL, t.result_winner, t.result_reason, s.ended - interval '3 days',
-       s.ended, s.i % 20 <> 0
+       s.ended, s.ended, s.i % 20 <> 0
 FROM seeded s CROSS JOIN (SELECT * FROM games WHERE id = :'template') t;
 
 -- Two history points per rated game, numbered per player and variant.

@@ -55,7 +55,8 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         rated -> Bool,
-        /// Generated: `updated_at` once the game is finished, else null.
+        /// `updated_at` once the game is finished, else null: generated on
+        /// SQLite, written with every update of the game on PostgreSQL.
         finished_at -> Nullable<Timestamp>,
         /// The usernames of creator_id, red_user_id, blue_user_id and
         /// challenged_user_id, kept equal to theirs by triggers (never

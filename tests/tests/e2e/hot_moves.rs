@@ -248,6 +248,34 @@ backend_tests! {
             2,
             "the moves set no status and no seat"
         );
+
+        // A move sent with an Idempotency-Key (the statement that also
+        // stores the answer), and its replay.
+        let view = game_view(&app, &id, &red).await;
+        let legal = &view["legal_moves"][0];
+        let body = json!({"from": legal["from"], "to": legal["to"]});
+        let path = format!("/api/v1/games/{id}/moves");
+        let mut answers = Vec::new();
+        for _ in 0..2 {
+            let answer = app
+                .client
+                .post(app.url(&path))
+                .bearer_auth(&red.access_token)
+                .header("idempotency-key", "seats-keyed-move")
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            answers.push((answer.status().as_u16(), answer.text().await.unwrap()));
+        }
+        assert_eq!(answers[0].0, 200, "{}", answers[0].1);
+        assert_eq!(answers[1], answers[0], "the replay is the stored answer");
+        assert_eq!(game_view(&app, &id, &red).await["ply"], 7);
+        assert_eq!(
+            seat_writes(&app).await,
+            2,
+            "a move sent with a key sets no status and no seat either"
+        );
         post_ok(
             &app,
             &format!("/api/v1/games/{id}/resign"),

@@ -94,8 +94,8 @@ impl<'a> GameWithNames<'a> {
     }
 }
 
-/// The columns of [`GameRow`] (every column of `games` but the generated
-/// `finished_at` and the kept usernames), the same on both backends.
+/// The columns of [`GameRow`] (every column of `games` but `finished_at`
+/// and the kept usernames), the same on both backends.
 type GameColumns = <GameRow as Selectable<Pg>>::SelectExpression;
 
 impl Query for GameWithNames<'_> {
