@@ -332,9 +332,8 @@ where
     fn walk_ctes<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         use diesel::sql_types::BigInt;
         // The same columns as on SQLite, and `finished_at`. Their
-        // `treat_none_as_null` makes
-        // the text the same for every row of a set, as a statement
-        // prepared once by type needs.
+        // `treat_none_as_null` makes the text the same for every row of a
+        // set, as a statement prepared once by type needs.
         out.push_sql("upd AS (UPDATE games SET ");
         self.changes.walk_ast(out.reborrow())?;
         out.push_sql(" WHERE id = ");
