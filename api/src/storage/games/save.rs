@@ -109,11 +109,6 @@ pub fn save(
 ) -> QueryResult<bool> {
     match conn {
         DbConnection::Postgresql(pg) => {
-            #[derive(QueryableByName)]
-            struct Saved {
-                #[diesel(sql_type = diesel::sql_types::Integer)]
-                written: i32,
-            }
             let saved: Vec<Saved> = if expected.seats.kept_by(row) {
                 SaveOnPostgres::<PlayChangesOnPostgres>::of(row, expected, action).load(pg)?
             } else {
@@ -394,34 +389,20 @@ struct SaveWithEventsOnPostgres<'a, S: Columns<'a>, K> {
 macro_rules! with_statement {
     ($rows:expr, |$statement:ident| $run:expr) => {{
         let rows: &ChangeRows<'_> = $rows;
-        let play = rows.expected.seats.kept_by(rows.row);
         match rows.key {
-            None if play => {
-                let $statement =
-                    SaveWithEventsOnPostgres::<PlayChangesOnPostgres, _>::of(rows, NoKey);
-                $run
-            }
-            None => {
-                let $statement =
-                    SaveWithEventsOnPostgres::<GameChangesOnPostgres, _>::of(rows, NoKey);
-                $run
-            }
-            Some(key) if play => {
-                let $statement = SaveWithEventsOnPostgres::<PlayChangesOnPostgres, _>::of(
-                    rows,
-                    KeyBinds::of(key),
-                );
-                $run
-            }
-            Some(key) => {
-                let $statement = SaveWithEventsOnPostgres::<GameChangesOnPostgres, _>::of(
-                    rows,
-                    KeyBinds::of(key),
-                );
-                $run
-            }
+            None => with_statement!(@columns rows, NoKey, |$statement| $run),
+            Some(key) => with_statement!(@columns rows, KeyBinds(key), |$statement| $run),
         }
     }};
+    (@columns $rows:ident, $key:expr, |$statement:ident| $run:expr) => {
+        if $rows.expected.seats.kept_by($rows.row) {
+            let $statement = SaveWithEventsOnPostgres::<PlayChangesOnPostgres, _>::of($rows, $key);
+            $run
+        } else {
+            let $statement = SaveWithEventsOnPostgres::<GameChangesOnPostgres, _>::of($rows, $key);
+            $run
+        }
+    };
 }
 use with_statement;
 
@@ -449,12 +430,6 @@ impl KeyPart for NoKey {
 /// The answer under an idempotency key, as [`SaveWithEventsOnPostgres`]
 /// binds it.
 struct KeyBinds<'a>(&'a IdempotencyRow);
-
-impl<'a> KeyBinds<'a> {
-    fn of(key: &'a IdempotencyRow) -> Self {
-        KeyBinds(key)
-    }
-}
 
 impl KeyPart for KeyBinds<'_> {
     type Id = KeyBinds<'static>;
