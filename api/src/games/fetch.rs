@@ -55,9 +55,11 @@ pub fn row_with_names(conn: &mut DbConnection, id: Uuid) -> Result<(GameRow, Nam
     Ok((row, names_of(users)))
 }
 
-/// [`row_with_names`] on the calling HTTP worker's own connection, without
-/// a blocking thread, taken together with the other reads of games waiting
-/// meanwhile (`DbPool::read_by_key`). `None`: not to be had now; read with
+/// [`row_with_names`] without a blocking thread: on PostgreSQL on the
+/// calling HTTP worker's own connection, taken together with the other
+/// reads of games waiting meanwhile (`DbPool::read_by_key`); on SQLite by
+/// the worker itself, on a connection of the pool idle at once
+/// (`DbPool::read_idle_here`). `None`: not to be had now; read with
 /// [`row_with_names`] instead.
 pub async fn row_with_names_async(
     pool: &DbPool,
@@ -67,7 +69,13 @@ pub async fn row_with_names_async(
         .read_by_key(id.to_string(), |conn, keys| {
             Box::pin(store::find_many_with_names_async(conn, keys))
         })
-        .await?;
+        .await;
+    let found = match found {
+        Some(found) => found,
+        None => pool
+            .read_idle_here(|conn| store::find_with_names(conn, &id.to_string()))?
+            .map_err(Into::into),
+    };
     Some(match found {
         Ok(Some((row, users))) => Ok((row, names_of(users))),
         Ok(None) => Err(GameError::NotFound),
