@@ -29,13 +29,14 @@ use std::sync::atomic::AtomicIsize;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
 use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use parking_lot::{Condvar, Mutex};
 
-use super::{ConnectionManager, DbConnection, Deadline};
+use super::{ConnectionManager, DbConnection, Deadline, StoreError};
 
 /// The most writers one transaction takes: a round that is always joined
 /// would otherwise never commit.
@@ -155,6 +156,9 @@ struct TicketState {
     told: Option<Result<(), String>>,
     /// The write panicked: its writer panics with the same payload.
     panicked: Option<Box<dyn Any + Send>>,
+    /// The task that waits for the outcome ([`GroupWriter::write_async`]),
+    /// woken when it is told.
+    waker: Option<Waker>,
 }
 
 /// What a writer learned of its write.
@@ -174,13 +178,40 @@ impl Ticket {
     }
 
     fn tell(&self, outcome: Result<(), String>) {
-        self.state.lock().told = Some(outcome);
-        self.changed.notify_all();
+        self.hear(|state| state.told = Some(outcome));
     }
 
     fn panicked(&self, payload: Box<dyn Any + Send>) {
-        self.state.lock().panicked = Some(payload);
+        self.hear(|state| state.panicked = Some(payload));
+    }
+
+    /// Records what the writer is to hear and wakes it, a thread or a
+    /// task (outside the lock, which the task takes as soon as it runs).
+    fn hear(&self, record: impl FnOnce(&mut TicketState)) {
+        let waker = {
+            let mut state = self.state.lock();
+            record(&mut state);
+            state.waker.take()
+        };
         self.changed.notify_all();
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    /// What the writer heard, if anything yet.
+    fn heard(state: &mut TicketState) -> Option<Heard> {
+        if let Some(payload) = state.panicked.take() {
+            return Some(Heard::Panicked(payload));
+        }
+        state.told.take().map(Heard::Told)
+    }
+
+    /// Gives the write up unless it has begun (then it will be told).
+    fn give_up(&self) -> bool {
+        self.phase
+            .compare_exchange(WAITING, GIVEN_UP, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     }
 
     /// Waits for the write's outcome; gives up if it has not begun within
@@ -189,21 +220,12 @@ impl Ticket {
         let until = Instant::now() + turn;
         let mut state = self.state.lock();
         loop {
-            if let Some(payload) = state.panicked.take() {
-                return Heard::Panicked(payload);
-            }
-            if let Some(outcome) = state.told.take() {
-                return Heard::Told(outcome);
+            if let Some(heard) = Ticket::heard(&mut state) {
+                return heard;
             }
             if self.phase.load(Ordering::Acquire) == WAITING {
                 if Instant::now() >= until {
-                    let gave_up = self.phase.compare_exchange(
-                        WAITING,
-                        GIVEN_UP,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    );
-                    if gave_up.is_ok() {
+                    if self.give_up() {
                         return Heard::GaveUp;
                     }
                     // Begun meanwhile: it will be told.
@@ -278,6 +300,64 @@ impl GroupWriter {
         T: Send + 'static,
         E: From<DieselError> + Send + 'static,
     {
+        let (ticket, result) = self.hand_over(deadline, work)?;
+        self.shared.count_waiting(1);
+        let heard = ticket.wait(deadline.left_or(TURN_WAIT));
+        outcome(heard, &result)
+    }
+
+    /// [`GroupWriter::write`] for a task: the task waits for the outcome
+    /// without a thread of its own (docs/storage.md, "Writes without a
+    /// blocking thread"); the thread that runs the writes wakes it. At
+    /// `deadline` the task stops waiting and says "unavailable": a write
+    /// that has not begun by then is never run, and one that has is
+    /// rolled back if it ends after it.
+    pub async fn write_async<T, E, F>(&self, deadline: Instant, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DieselError> + From<StoreError> + Send + 'static,
+    {
+        let (ticket, result) = self.hand_over(Deadline::at(deadline), work)?;
+        self.shared.count_waiting(1);
+        let told = std::future::poll_fn(|cx| {
+            let mut state = ticket.state.lock();
+            match Ticket::heard(&mut state) {
+                Some(heard) => Poll::Ready(heard),
+                None => {
+                    state.waker = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+            }
+        });
+        match tokio::time::timeout_at(deadline.into(), told).await {
+            // Not resumed here: a panic would end the HTTP worker's
+            // thread, with every request it holds. (Its message is in the
+            // log, from where it happened.)
+            Ok(Heard::Panicked(_)) => Err(StoreError::Worker("the write panicked".into()).into()),
+            Ok(heard) => outcome(heard, &result),
+            Err(_elapsed) => {
+                // Not begun: never run. Begun: rolled back if it ends
+                // after the deadline, which has passed.
+                ticket.give_up();
+                Err(gave_up().into())
+            }
+        }
+    }
+
+    /// Hands `work` to the writer's thread: its ticket, and where its
+    /// result will be.
+    #[allow(clippy::type_complexity)]
+    fn hand_over<T, E, F>(
+        &self,
+        deadline: Deadline,
+        work: F,
+    ) -> Result<(Arc<Ticket>, Arc<Mutex<Option<Result<T, E>>>>), E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DieselError> + Send + 'static,
+    {
         let Some(jobs) = &self.jobs else {
             return Err(unavailable("the writer's thread is not running".into()).into());
         };
@@ -296,16 +376,23 @@ impl GroupWriter {
         if jobs.send(job).is_err() {
             return Err(unavailable("the writer's thread has stopped".into()).into());
         }
-        self.shared.count_waiting(1);
-        match ticket.wait(deadline.left_or(TURN_WAIT)) {
-            Heard::GaveUp => Err(gave_up().into()),
-            Heard::Panicked(payload) => panic::resume_unwind(payload),
-            Heard::Told(Err(why)) => Err(unavailable(why).into()),
-            Heard::Told(Ok(())) => result
-                .lock()
-                .take()
-                .unwrap_or_else(|| Err(unavailable("the write left no result".into()).into())),
-        }
+        Ok((ticket, result))
+    }
+}
+
+/// What a writer answers, given what it heard of its write.
+fn outcome<T, E: From<DieselError>>(
+    heard: Heard,
+    result: &Mutex<Option<Result<T, E>>>,
+) -> Result<T, E> {
+    match heard {
+        Heard::GaveUp => Err(gave_up().into()),
+        Heard::Panicked(payload) => panic::resume_unwind(payload),
+        Heard::Told(Err(why)) => Err(unavailable(why).into()),
+        Heard::Told(Ok(())) => result
+            .lock()
+            .take()
+            .unwrap_or_else(|| Err(unavailable("the write left no result".into()).into())),
     }
 }
 

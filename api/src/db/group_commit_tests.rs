@@ -235,12 +235,57 @@ async fn a_write_whose_deadline_passes_before_its_turn_writes_nothing() {
     remove_sqlite(&path);
 }
 
+/// The same for a task waiting without a thread of its own
+/// (`write_async`): told "unavailable" at its deadline while the writer
+/// is still held, and its write never runs.
+#[actix_web::test]
+async fn a_task_whose_deadline_passes_before_its_turn_is_told_then() {
+    let (pool, writer, path) = lingering_pool("group-late-task", 4);
+    let (go, wait_for_go) = std::sync::mpsc::channel::<()>();
+    let (inside, entered) = std::sync::mpsc::channel();
+    let holder = pool.clone();
+    let first = tokio::spawn(async move {
+        run_write(&holder, move |conn| {
+            insert(conn, "INSERT INTO counted (n) VALUES (0)".to_owned())?;
+            inside.send(()).unwrap();
+            wait_for_go.recv().unwrap();
+            Ok::<_, StoreError>(())
+        })
+        .await
+    });
+    tokio::task::spawn_blocking(move || entered.recv().unwrap())
+        .await
+        .unwrap();
+    let late = writer.write_async(Instant::now() + Duration::from_millis(100), |conn| {
+        insert(conn, "INSERT INTO counted (n) VALUES (1)".to_owned())
+    });
+    let late = tokio::time::timeout(Duration::from_secs(5), late)
+        .await
+        .expect("answered at its deadline, with the writer still held");
+    assert!(late.unwrap_err().lost_connection());
+    go.send(()).unwrap();
+    first.await.unwrap().unwrap();
+    // A write handed over after it goes through: the thread skipped the
+    // given-up one.
+    let after = writer
+        .write_async(Instant::now() + Duration::from_secs(5), |conn| {
+            insert(conn, "INSERT INTO counted (n) VALUES (2)".to_owned())
+        })
+        .await;
+    assert!(after.is_ok(), "{after:?}");
+    assert_eq!(counted(&pool).await, vec![0, 2], "the late write never ran");
+    drop(pool);
+    remove_sqlite(&path);
+}
+
 /// A writer that panics in a shared transaction rolls it back and its
 /// round-mates are told, instead of waiting for a commit forever.
 #[actix_web::test]
 async fn a_writer_that_panics_does_not_leave_its_round_waiting() {
     let (pool, writer, path) = lingering_pool("group-panic", 6);
     let first = hold(&pool, &writer, "INSERT INTO counted (n) VALUES (0)", 1).await;
+    // Answered as a failure of the server, on the task that waited,
+    // which goes on (a panic resumed there would end its HTTP worker).
     let panicking = run_write(&pool, |_| -> Result<(), StoreError> { panic!("a bug") }).await;
     assert!(
         matches!(panicking, Err(StoreError::Worker(_))),

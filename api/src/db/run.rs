@@ -1,7 +1,8 @@
 //! Database work off the HTTP workers: [`run`] and its kin, each bounded by
 //! the request's deadline ([`Deadline`]); the writes where the backend
 //! writes them ([`run_write`], [`run_change`]: docs/storage.md, "One write
-//! pipeline").
+//! pipeline"), which on SQLite the HTTP worker hands to the writer's thread
+//! itself (docs/storage.md, "Writes without a blocking thread").
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -86,13 +87,14 @@ where
     T: Send + 'static,
     E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
 {
-    let writer = pool.writer.clone();
+    if let Some(writer) = &pool.writer {
+        return writer.write_async(sqlite_deadline(pool), work).await;
+    }
     let connections = pool.pool.clone();
-    bounded(pool, move |deadline, given_up| match writer {
-        Some(writer) => writer.write(deadline, work),
-        None => on_pooled(&connections, &given_up, |conn| {
+    bounded(pool, move |deadline, given_up| {
+        on_pooled(&connections, &given_up, |conn| {
             transaction_until(conn, deadline, work)
-        }),
+        })
     })
     .await
 }
@@ -110,14 +112,15 @@ where
         + Send
         + 'static,
 {
-    let writer = pool.writer.clone();
-    let connections = pool.pool.clone();
-    bounded(pool, move |deadline, given_up| match writer {
+    if let Some(writer) = &pool.writer {
         // SQLite's writes never conflict: they take their turns.
-        Some(writer) => writer.write(deadline, work),
-        None => on_pooled(&connections, &given_up, |conn| {
+        return writer.write_async(sqlite_deadline(pool), work).await;
+    }
+    let connections = pool.pool.clone();
+    bounded(pool, move |deadline, given_up| {
+        on_pooled(&connections, &given_up, |conn| {
             retrying(|| transaction_until(conn, deadline, &mut work))
-        }),
+        })
     })
     .await
 }
@@ -193,7 +196,8 @@ pub enum Reading {
 
 /// One change to the database, read and decided outside any transaction
 /// and then written, bounded as [`run_as`] is: `read` runs on a pooled
-/// connection (on SQLite one idle at once, see [`Reader`]); what it hands
+/// connection (on SQLite one idle at once, see [`Reader`], on the calling
+/// thread: SQLite's part takes no blocking thread); what it hands
 /// on, `write` writes where this backend writes ([`WriteTo`]: on
 /// PostgreSQL the same connection, on SQLite the writer's turn, after the
 /// pooled connection went back, so that writes waiting for their turn
@@ -215,53 +219,68 @@ where
     T: Send + 'static,
     E: From<StoreError> + From<diesel::result::Error> + LostConnection + Send + 'static,
 {
-    let writer = pool.writer.clone();
-    let connections = pool.pool.clone();
-    bounded(pool, move |deadline, given_up| match writer {
-        None => on_pooled(&connections, &given_up, |conn| {
-            match read(&mut Reader(ReaderSource::Given(conn)))? {
-                Next::Done(answer) => Ok(answer),
-                Next::Write(decided) => write(WriteTo::Connection(conn, deadline), decided),
-            }
-        }),
-        Some(writer) if reading == Reading::InTurn => {
-            writer.write(deadline, move |conn| {
+    let Some(writer) = pool.writer.clone() else {
+        let connections = pool.pool.clone();
+        return bounded(pool, move |deadline, given_up| {
+            on_pooled(&connections, &given_up, |conn| {
                 match read(&mut Reader(ReaderSource::Given(conn)))? {
                     Next::Done(answer) => Ok(answer),
-                    Next::Write(decided) => write(WriteTo::Group(conn), decided),
+                    Next::Write(decided) => write(WriteTo::Connection(conn, deadline), decided),
                 }
             })
+        })
+        .await;
+    };
+    // SQLite: no blocking thread. The read before the turn runs here, on
+    // the HTTP worker, on a connection idle at once (a read of one game
+    // from SQLite's cache is shorter than the hand-over to a thread would
+    // be); the write's turn is awaited, not slept through (docs/storage.md,
+    // "Writes without a blocking thread").
+    let deadline = sqlite_deadline(pool);
+    if reading == Reading::InTurn {
+        return writer.write_async(deadline, in_turn(read, write)).await;
+    }
+    let mut reader = Reader(ReaderSource::Idle(&pool.pool, None, false));
+    let early = read(&mut reader);
+    let none_idle = matches!(reader.0, ReaderSource::Idle(_, _, true));
+    if let ReaderSource::Idle(_, Some(conn), _) = &mut reader.0 {
+        if early.as_ref().err().is_some_and(E::lost_connection) {
+            discard(conn);
         }
-        Some(writer) => {
-            let mut reader = Reader(ReaderSource::Idle(&connections, None, false));
-            let early = read(&mut reader);
-            let none_idle = matches!(reader.0, ReaderSource::Idle(_, _, true));
-            if let ReaderSource::Idle(_, Some(conn), _) = &mut reader.0 {
-                let lost = early.as_ref().err().is_some_and(E::lost_connection);
-                if lost || given_up.load(Ordering::Acquire) {
-                    discard(conn);
-                }
-            }
-            drop(reader);
-            if none_idle {
-                // No connection was idle for the read: it is made in the
-                // writer's turn instead, as after a lost race.
-                return writer.write(deadline, move |conn| {
-                    match read(&mut Reader(ReaderSource::Given(conn)))? {
-                        Next::Done(answer) => Ok(answer),
-                        Next::Write(decided) => write(WriteTo::Group(conn), decided),
-                    }
-                });
-            }
-            match early? {
-                Next::Done(answer) => Ok(answer),
-                Next::Write(decided) => {
-                    writer.write(deadline, move |conn| write(WriteTo::Group(conn), decided))
-                }
-            }
+    }
+    drop(reader);
+    if none_idle {
+        // No connection was idle for the read: it is made in the
+        // writer's turn instead, as after a lost race.
+        return writer.write_async(deadline, in_turn(read, write)).await;
+    }
+    match early? {
+        Next::Done(answer) => Ok(answer),
+        Next::Write(decided) => {
+            writer
+                .write_async(deadline, move |conn| write(WriteTo::Group(conn), decided))
+                .await
         }
-    })
-    .await
+    }
+}
+
+/// When a write on SQLite, which waits for its turn on the writer's
+/// thread without a thread of its own, stops waiting: the pool's
+/// connection timeout from now, as [`bounded`] work's.
+fn sqlite_deadline(pool: &DbPool) -> Instant {
+    Instant::now() + pool.pool.connection_timeout()
+}
+
+/// [`run_change`]'s read and write, both in the SQLite writer's turn.
+fn in_turn<S, T, E, R, W>(mut read: R, write: W) -> impl FnOnce(&mut DbConnection) -> Result<T, E>
+where
+    R: FnMut(&mut Reader<'_>) -> Result<Next<S, T>, E>,
+    W: FnOnce(WriteTo<'_>, S) -> Result<T, E>,
+{
+    move |conn| match read(&mut Reader(ReaderSource::Given(conn)))? {
+        Next::Done(answer) => Ok(answer),
+        Next::Write(decided) => write(WriteTo::Group(conn), decided),
+    }
 }
 
 /// A read's way to a connection ([`run_change`]): on SQLite, before the
