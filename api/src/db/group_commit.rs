@@ -36,6 +36,7 @@ use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use parking_lot::{Condvar, Mutex};
 
+use super::run::panic_message;
 use super::{ConnectionManager, DbConnection, Deadline, StoreError};
 
 /// The most writers one transaction takes: a round that is always joined
@@ -154,7 +155,8 @@ const GIVEN_UP: u8 = 2;
 struct TicketState {
     /// How the round the write ran in ended.
     told: Option<Result<(), String>>,
-    /// The write panicked: its writer panics with the same payload.
+    /// The write panicked: its writer panics with the same payload
+    /// ([`GroupWriter::write`]) or answers that it did (`write_async`).
     panicked: Option<Box<dyn Any + Send>>,
     /// The task that waits for the outcome ([`GroupWriter::write_async`]),
     /// woken when it is told.
@@ -331,14 +333,18 @@ impl GroupWriter {
             }
         });
         match tokio::time::timeout_at(deadline.into(), told).await {
-            // Not resumed here: a panic would end the HTTP worker's
-            // thread, with every request it holds. (Its message is in the
-            // log, from where it happened.)
-            Ok(Heard::Panicked(_)) => Err(StoreError::Worker("the write panicked".into()).into()),
+            // Not resumed here: the task may serve many (the clock's
+            // sweep, a bot), and a request is better answered 500 than
+            // left with its connection reset.
+            Ok(Heard::Panicked(payload)) => {
+                Err(StoreError::Worker(panic_message(payload.as_ref())).into())
+            }
             Ok(heard) => outcome(heard, &result),
             Err(_elapsed) => {
-                // Not begun: never run. Begun: rolled back if it ends
-                // after the deadline, which has passed.
+                // Not begun: never run. Begun: rolled back if its work
+                // ends after the deadline, which has passed; work that
+                // ended before it commits with its round all the same
+                // (docs/storage.md, "Group commit on SQLite").
                 ticket.give_up();
                 Err(gave_up().into())
             }

@@ -209,15 +209,29 @@ impl DbPool {
     /// `work` run on SQLite by the calling thread itself, on one of the
     /// pool's connections idle at once, without a blocking thread (docs/
     /// storage.md, "Reads without a blocking thread"): for a read by key,
-    /// which SQLite answers from its cache in microseconds, less than the
+    /// which SQLite answers from memory in microseconds, less than the
     /// hand-over to a blocking thread costs, and which in WAL mode never
-    /// waits for the writer. `None`: nothing ran (PostgreSQL, whose reads
+    /// waits for this process's writer. A panic in `work` is an error, as
+    /// on a blocking thread. `None`: nothing ran (PostgreSQL, whose reads
     /// take [`DbPool::read_by_key`], or no connection idle); the caller
     /// reads with [`run_as`] instead.
-    pub fn read_idle_here<T>(&self, work: impl FnOnce(&mut DbConnection) -> T) -> Option<T> {
+    pub fn read_idle_here<T, E>(
+        &self,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Option<Result<T, E>>
+    where
+        E: From<StoreError>,
+    {
         self.writer.as_ref()?;
         let mut conn = self.pool.try_get()?;
-        Some(work(&mut conn))
+        Some(match run::unwound(|| work(&mut conn)) {
+            Ok(read) => read,
+            Err(crashed) => {
+                // Its connection may be in the middle of a statement.
+                run::discard(&mut conn);
+                Err(crashed.into())
+            }
+        })
     }
 
     /// Whether [`DbPool::write_once`] can be tried from here (it may still

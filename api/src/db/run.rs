@@ -1,8 +1,9 @@
 //! Database work off the HTTP workers: [`run`] and its kin, each bounded by
 //! the request's deadline ([`Deadline`]); the writes where the backend
 //! writes them ([`run_write`], [`run_change`]: docs/storage.md, "One write
-//! pipeline"), which on SQLite the HTTP worker hands to the writer's thread
-//! itself (docs/storage.md, "Writes without a blocking thread").
+//! pipeline"), which on SQLite the calling task hands to the writer's
+//! thread itself, after reading what a change reads first on its own
+//! thread (docs/storage.md, "Writes without a blocking thread").
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -197,7 +198,8 @@ pub enum Reading {
 /// One change to the database, read and decided outside any transaction
 /// and then written, bounded as [`run_as`] is: `read` runs on a pooled
 /// connection (on SQLite one idle at once, see [`Reader`], on the calling
-/// thread: SQLite's part takes no blocking thread); what it hands
+/// task's thread, which it holds only as long as it reads: SQLite's part
+/// takes no blocking thread); what it hands
 /// on, `write` writes where this backend writes ([`WriteTo`]: on
 /// PostgreSQL the same connection, on SQLite the writer's turn, after the
 /// pooled connection went back, so that writes waiting for their turn
@@ -232,16 +234,26 @@ where
         .await;
     };
     // SQLite: no blocking thread. The read before the turn runs here, on
-    // the HTTP worker, on a connection idle at once (a read of one game
-    // from SQLite's cache is shorter than the hand-over to a thread would
-    // be); the write's turn is awaited, not slept through (docs/storage.md,
+    // the calling task's thread, on a connection idle at once (a read of
+    // one game from memory is shorter than the hand-over to a thread
+    // would be), and a crash in it is an error, as on a blocking thread;
+    // the write's turn is awaited, not slept through (docs/storage.md,
     // "Writes without a blocking thread").
     let deadline = sqlite_deadline(pool);
     if reading == Reading::InTurn {
         return writer.write_async(deadline, in_turn(read, write)).await;
     }
     let mut reader = Reader(ReaderSource::Idle(&pool.pool, None, false));
-    let early = read(&mut reader);
+    let early = match unwound(|| read(&mut reader)) {
+        Ok(early) => early,
+        Err(crashed) => {
+            // Its connection may be in the middle of a statement.
+            if let ReaderSource::Idle(_, Some(conn), _) = &mut reader.0 {
+                discard(conn);
+            }
+            return Err(crashed.into());
+        }
+    };
     let none_idle = matches!(reader.0, ReaderSource::Idle(_, _, true));
     if let ReaderSource::Idle(_, Some(conn), _) = &mut reader.0 {
         if early.as_ref().err().is_some_and(E::lost_connection) {
@@ -262,6 +274,24 @@ where
                 .await
         }
     }
+}
+
+/// `work`'s result, or the server's failure if it panicked (as a blocking
+/// thread's panic is reported by [`bounded`]), for work run on the
+/// calling task's thread: a panic must not end a task that serves many
+/// (the clock's sweep, a bot) or reset a request's connection.
+pub(super) fn unwound<T>(work: impl FnOnce() -> T) -> Result<T, StoreError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .map_err(|payload| StoreError::Worker(panic_message(payload.as_ref())))
+}
+
+/// What a panic said, as far as it said it in words.
+pub(super) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let said = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+    format!("panicked: {}", said.unwrap_or("(no message)"))
 }
 
 /// When a write on SQLite, which waits for its turn on the writer's

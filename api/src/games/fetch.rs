@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::error::GameError;
 use super::record::GameRecord;
-use crate::db::{DbConnection, DbPool};
+use crate::db::{DbConnection, DbPool, StoreError};
 use crate::storage::games::{self as store, GameRow};
 
 /// Usernames of the users an answer mentions.
@@ -72,9 +72,9 @@ pub async fn row_with_names_async(
         .await;
     let found = match found {
         Some(found) => found,
-        None => pool
-            .read_idle_here(|conn| store::find_with_names(conn, &id.to_string()))?
-            .map_err(Into::into),
+        None => pool.read_idle_here(|conn| {
+            store::find_with_names(conn, &id.to_string()).map_err(StoreError::from)
+        })?,
     };
     Some(match found {
         Ok(Some((row, users))) => Ok((row, names_of(users))),

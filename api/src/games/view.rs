@@ -36,9 +36,9 @@ pub async fn view(
 /// with the clocks as of the answer (`clocks`), without decoding the
 /// game, building or encoding its view, while the game is at the same
 /// version and shows the same usernames; the game is read either way (one
-/// statement, on PostgreSQL without a blocking thread where the HTTP
-/// worker has a connection of its own: docs/storage.md, "Reads without a
-/// blocking thread").
+/// statement, without a blocking thread where the HTTP worker has a
+/// PostgreSQL connection of its own or a SQLite connection is idle:
+/// docs/storage.md, "Reads without a blocking thread").
 pub async fn view_json(
     ctx: &Context,
     game_id: Uuid,
