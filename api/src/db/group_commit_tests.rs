@@ -194,13 +194,15 @@ async fn a_failed_group_commit_fails_everyone_in_it() {
     remove_sqlite(&path);
 }
 
-/// A writer whose deadline passes while another holds the writer is
-/// answered "unavailable" then, not when the writer is free, and its
-/// write is never run: the round it would have joined commits without
-/// it.
-#[actix_web::test]
-async fn a_write_whose_deadline_passes_before_its_turn_writes_nothing() {
-    let (pool, writer, path) = lingering_pool("group-late", 4);
+/// Starts a writer that writes 0 into `counted` and then holds the
+/// writer until told to go on; returns once it is inside, with the way
+/// to tell it and its outcome.
+async fn held(
+    pool: &DbPool,
+) -> (
+    std::sync::mpsc::Sender<()>,
+    tokio::task::JoinHandle<Result<(), StoreError>>,
+) {
     let (go, wait_for_go) = std::sync::mpsc::channel::<()>();
     let (inside, entered) = std::sync::mpsc::channel();
     let holder = pool.clone();
@@ -216,6 +218,17 @@ async fn a_write_whose_deadline_passes_before_its_turn_writes_nothing() {
     tokio::task::spawn_blocking(move || entered.recv().unwrap())
         .await
         .unwrap();
+    (go, first)
+}
+
+/// A writer whose deadline passes while another holds the writer is
+/// answered "unavailable" then, not when the writer is free, and its
+/// write is never run: the round it would have joined commits without
+/// it.
+#[actix_web::test]
+async fn a_write_whose_deadline_passes_before_its_turn_writes_nothing() {
+    let (pool, writer, path) = lingering_pool("group-late", 4);
+    let (go, first) = held(&pool).await;
     let late = tokio::task::spawn_blocking(move || {
         writer.write(
             Deadline::at(Instant::now() + Duration::from_millis(100)),
@@ -241,21 +254,7 @@ async fn a_write_whose_deadline_passes_before_its_turn_writes_nothing() {
 #[actix_web::test]
 async fn a_task_whose_deadline_passes_before_its_turn_is_told_then() {
     let (pool, writer, path) = lingering_pool("group-late-task", 4);
-    let (go, wait_for_go) = std::sync::mpsc::channel::<()>();
-    let (inside, entered) = std::sync::mpsc::channel();
-    let holder = pool.clone();
-    let first = tokio::spawn(async move {
-        run_write(&holder, move |conn| {
-            insert(conn, "INSERT INTO counted (n) VALUES (0)".to_owned())?;
-            inside.send(()).unwrap();
-            wait_for_go.recv().unwrap();
-            Ok::<_, StoreError>(())
-        })
-        .await
-    });
-    tokio::task::spawn_blocking(move || entered.recv().unwrap())
-        .await
-        .unwrap();
+    let (go, first) = held(&pool).await;
     let ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let late_ran = ran.clone();
     let late = writer.write_async(Instant::now() + Duration::from_millis(100), move |conn| {
