@@ -353,12 +353,11 @@ impl GroupWriter {
 
     /// Hands `work` to the writer's thread: its ticket, and where its
     /// result will be.
-    #[allow(clippy::type_complexity)]
     fn hand_over<T, E, F>(
         &self,
         deadline: Deadline,
         work: F,
-    ) -> Result<(Arc<Ticket>, Arc<Mutex<Option<Result<T, E>>>>), E>
+    ) -> Result<(Arc<Ticket>, Slot<T, E>), E>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
@@ -367,7 +366,7 @@ impl GroupWriter {
         let Some(jobs) = &self.jobs else {
             return Err(unavailable("the writer's thread is not running".into()).into());
         };
-        let result: Arc<Mutex<Option<Result<T, E>>>> = Arc::default();
+        let result: Slot<T, E> = Arc::default();
         let ticket = Arc::new(Ticket::default());
         let written = Arc::clone(&result);
         let job = Job {
@@ -386,11 +385,11 @@ impl GroupWriter {
     }
 }
 
+/// Where the thread leaves a write's result for its writer.
+type Slot<T, E> = Arc<Mutex<Option<Result<T, E>>>>;
+
 /// What a writer answers, given what it heard of its write.
-fn outcome<T, E: From<DieselError>>(
-    heard: Heard,
-    result: &Mutex<Option<Result<T, E>>>,
-) -> Result<T, E> {
+fn outcome<T, E: From<DieselError>>(heard: Heard, result: &Slot<T, E>) -> Result<T, E> {
     match heard {
         Heard::GaveUp => Err(gave_up().into()),
         Heard::Panicked(payload) => panic::resume_unwind(payload),
