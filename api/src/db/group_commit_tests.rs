@@ -313,3 +313,33 @@ async fn a_writer_that_panics_does_not_leave_its_round_waiting() {
     drop(pool);
     remove_sqlite(&path);
 }
+
+/// A read made on the calling thread (`DbPool::read_idle_here`, SQLite)
+/// that panics is answered as a failure of the server with what the
+/// panic said, instead of unwinding through the task; the pool goes on
+/// serving reads after it.
+#[actix_web::test]
+async fn a_read_here_that_panics_is_an_error_not_an_unwinding() {
+    let (pool, _writer, path) = lingering_pool("read-here-panic", 1);
+    let crashed = pool
+        .read_idle_here(|_| -> Result<(), StoreError> { panic!("a bug in a read") })
+        .expect("a connection was idle");
+    assert!(
+        matches!(&crashed, Err(StoreError::Worker(said)) if said.contains("a bug in a read")),
+        "{crashed:?}"
+    );
+    // The pool's one connection was dropped (it may have been in the
+    // middle of a statement); the pool opens another in the background.
+    let until = Instant::now() + Duration::from_secs(5);
+    let after = loop {
+        let read = pool.read_idle_here(|conn| insert(conn, "SELECT 1".to_owned()));
+        match read {
+            Some(read) => break read,
+            None if Instant::now() < until => tokio::time::sleep(Duration::from_millis(10)).await,
+            None => panic!("no connection idle again within 5 s"),
+        }
+    };
+    assert!(after.is_ok(), "{after:?}");
+    drop(pool);
+    remove_sqlite(&path);
+}
