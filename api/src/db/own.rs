@@ -496,9 +496,14 @@ impl OwnConnections {
         // key, and the generic plan a connection keeps for it, if made
         // while `games` was small, would otherwise scan the whole table
         // however much it grew, until the table's statistics change
-        // (docs/storage.md, "Reads without a blocking thread").
+        // (docs/storage.md, "Reads without a blocking thread"). For the
+        // same reason the generic plan is the plan, from the first run:
+        // PostgreSQL would otherwise plan the batched read of games (its
+        // keys one array) again on every run, since a plan for an array of
+        // unknown length looks dearer than one for the few keys given.
         conn.batch_execute(&format!(
-            "SET statement_timeout = {}; SET enable_seqscan = off",
+            "SET statement_timeout = {}; SET enable_seqscan = off; \
+             SET plan_cache_mode = force_generic_plan",
             self.timeout.as_millis()
         ))
         .await?;

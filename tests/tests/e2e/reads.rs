@@ -259,4 +259,66 @@ postgres_tests! {
         assert_eq!(writes.len(), 1);
         assert_eq!(writes[0].value, "off");
     }
+
+    /// The batched read of games is planned once on a worker's connection
+    /// and its plan kept: its keys are one array, and a plan for an array
+    /// of unknown length costs more on paper than one for the keys given,
+    /// so PostgreSQL would otherwise plan it again on every read, opening
+    /// every index of `games` each time (docs/storage.md, "Reads without a
+    /// blocking thread"). The read is the server's own, sent as many times
+    /// as it takes PostgreSQL to choose; the connection's prepared
+    /// statement then tells how each run was planned.
+    async fn a_workers_read_of_games_is_planned_once(app) {
+        let (red, blue) = two_users(&app, "once").await;
+        let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 9).await;
+        let pool = app.pool.clone();
+        let id = game.id.clone();
+        const READS: i64 = 8;
+        let plans = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            api::db::mark_http_worker();
+            for _ in 0..READS {
+                let found = runtime.block_on(pool.read_by_key(id.clone(), |conn, keys| {
+                    Box::pin(api::storage::games::find_many_with_names_async(conn, keys))
+                }));
+                let found = found.expect("read on a worker's own connection").unwrap();
+                assert!(found.is_some(), "the game was not found");
+            }
+            runtime.block_on(pool.read_by_key(id, |conn, keys| {
+                Box::pin(async move {
+                    let plans: Vec<Plans> = diesel_async::RunQueryDsl::load(
+                        diesel::sql_query(
+                            "SELECT generic_plans, custom_plans FROM pg_prepared_statements \
+                             WHERE statement LIKE '%FROM games WHERE games.id = ANY(%' \
+                             AND statement NOT LIKE '%pg_prepared_statements%'",
+                        ),
+                        conn,
+                    )
+                    .await?;
+                    Ok(keys.iter().map(|key| (key.clone(), plans.clone())).collect())
+                })
+            }))
+        })
+        .join()
+        .unwrap();
+        let plans = plans
+            .expect("read on a worker's own connection")
+            .unwrap()
+            .expect("the plans, under the game's key");
+        assert_eq!(plans.len(), 1, "one prepared read of games on the connection");
+        assert_eq!(plans[0].custom_plans, 0, "planned again on a read");
+        assert_eq!(plans[0].generic_plans, READS);
+    }
+}
+
+/// How the runs of one prepared statement were planned.
+#[derive(diesel::QueryableByName, Clone)]
+struct Plans {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    generic_plans: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    custom_plans: i64,
 }
