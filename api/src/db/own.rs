@@ -499,8 +499,9 @@ impl OwnConnections {
         // (docs/storage.md, "Reads without a blocking thread"). For the
         // same reason the generic plan is the plan, from the first run:
         // PostgreSQL would otherwise plan the batched read of games (its
-        // keys one array) again on every run, since a plan for an array of
-        // unknown length looks dearer than one for the few keys given.
+        // keys one array) again on nearly every run, an index plan for an
+        // array of unknown length looking dearer than one for the few keys
+        // given.
         conn.batch_execute(&format!(
             "SET statement_timeout = {}; SET enable_seqscan = off; \
              SET plan_cache_mode = force_generic_plan",
