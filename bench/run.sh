@@ -10,9 +10,11 @@
 # 2. pgbench on a database of its own: `-i -s 10`, then TPC-B-like and
 #    select-only, each `-c CLIENTS -j 2 -T PGBENCH_SECONDS`;
 # 3. that server on a fresh PostgreSQL database, the load tool at the
-#    same concurrency (long games, moves, views), server stopped;
+#    same concurrency (long games, moves, views), server stopped; then
+#    pgbench again as in 2, so that its figures bracket the server's;
 # 4. the same on the embedded SQLite default (a temporary file);
-# 5. ONE table: moves/s, views/s, p99s, errors, RSS, pgbench, the ratios.
+# 5. ONE table: moves/s, views/s, p99s, errors, RSS, pgbench (both
+#    rounds, and their mean, which the ratios divide by).
 #
 # Settings (environment): CLIENTS (32), PGBENCH_SECONDS (20), MOVE_SECONDS
 # (20), VIEW_SECONDS (20), LONG_GAMES (4), LONG_PLIES (1100), SEED (1),
@@ -118,22 +120,36 @@ machine() {
 machine | tee "$WORK/machine.txt" >&2
 
 # --- pgbench -----------------------------------------------------------------
-step "pgbench: -i -s 10, then TPC-B-like and select-only, -c $CLIENTS -j 2 -T $PGBENCH_SECONDS"
-pg_isready -q
-new_db "$PGB_DB"
-pgbench -i -s 10 -q "$PGB_DB" >"$WORK/pgbench-init.txt" 2>&1
+# Twice: before the servers, and again right after the server's run on
+# PostgreSQL, each time on a new database of its own. The machine's speed
+# drifts from one minute to the next (BENCHMARKS.md, "Twenty-fifth
+# measurement"); the ratios divide by the mean of the two, which brackets
+# the server's run, and the table shows both.
 tps() { sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$1"; }
-pgbench -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" -l --log-prefix="$WORK/tpcb-log" "$PGB_DB" \
-    >"$WORK/pgbench-tpcb.txt" 2>&1
-# The per-transaction log's third field is the latency in microseconds:
-# its p99 by nearest rank, in ms, beside the server's move p99.
-TPCB_P99="$(cat "$WORK"/tpcb-log.* | awk '{print $3}' | sort -n |
-    awk '{v[NR] = $1} END {i = int(NR * 0.99); if (i < NR * 0.99) i++; if (i < 1) exit 1; printf "%.2f", v[i] / 1000}')"
-pgbench -S -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" "$PGB_DB" >"$WORK/pgbench-select.txt" 2>&1
-TPCB="$(tps "$WORK/pgbench-tpcb.txt")"
-SELECT_ONLY="$(tps "$WORK/pgbench-select.txt")"
-echo "pgbench TPC-B-like: ${TPCB:?no tps in pgbench output} tps (p99 ${TPCB_P99:?no pgbench log} ms); select-only: ${SELECT_ONLY:?no tps} tps" >&2
-dropdb --force "$PGB_DB"
+# Each measured run on PostgreSQL (both rounds of pgbench, the server's)
+# starts from a checkpoint, so that none inherits the writing of the
+# one before it (pgbench's data load, the server's moves).
+checkpoint() {
+    psql -Xq -d postgres -c CHECKPOINT >/dev/null 2>&1 ||
+        echo "warning: CHECKPOINT refused (not a superuser?); runs may inherit each other's writes" >&2
+}
+pgbench_round() { # $1: before or after
+    step "pgbench ($1): -i -s 10, then TPC-B-like and select-only, -c $CLIENTS -j 2 -T $PGBENCH_SECONDS"
+    pg_isready -q
+    new_db "$PGB_DB"
+    pgbench -i -s 10 -q "$PGB_DB" >"$WORK/pgbench-$1-init.txt" 2>&1
+    checkpoint
+    pgbench -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" -l --log-prefix="$WORK/tpcb-$1-log" "$PGB_DB" \
+        >"$WORK/pgbench-$1-tpcb.txt" 2>&1
+    pgbench -S -c "$CLIENTS" -j 2 -T "$PGBENCH_SECONDS" "$PGB_DB" >"$WORK/pgbench-$1-select.txt" 2>&1
+    local tpcb select_only
+    tpcb="$(tps "$WORK/pgbench-$1-tpcb.txt")"
+    select_only="$(tps "$WORK/pgbench-$1-select.txt")"
+    echo "pgbench ($1) TPC-B-like: ${tpcb:?no tps in pgbench output} tps; select-only: ${select_only:?no tps} tps" >&2
+    echo "$tpcb $select_only" >"$WORK/pgbench-$1.txt"
+    dropdb --force "$PGB_DB"
+}
+pgbench_round before
 
 # --- The server under load ----------------------------------------------------
 start_server() { # $1: DATABASE_URL, $2: name of the run
@@ -229,7 +245,10 @@ for backend in $BACKENDS; do
     case "$backend" in
     postgres)
         new_db "$DB"
+        checkpoint
         run_load "postgres://$PGUSER@$PGHOST:$PGPORT/$DB" postgres PostgreSQL
+        dropdb --force "$DB"
+        pgbench_round after
         ;;
     sqlite)
         run_load "sqlite://$WORK/bench.db" sqlite SQLite
@@ -243,9 +262,22 @@ done
 
 # --- The table --------------------------------------------------------------------
 step "results"
+# pgbench's figures: the mean of both rounds (before alone without a run
+# on PostgreSQL); its p99 over the transactions of both, by nearest rank
+# (the per-transaction log's third field is the latency in microseconds).
+ROUNDS=(before)
+[ -s "$WORK/pgbench-after.txt" ] && ROUNDS+=(after)
+read -r TPCB SELECT_ONLY < <(for round in "${ROUNDS[@]}"; do cat "$WORK/pgbench-$round.txt"; done |
+    awk '{t += $1; s += $2; n++} END {printf "%.1f %.1f\n", t / n, s / n}')
+TPCB_P99="$(for round in "${ROUNDS[@]}"; do cat "$WORK"/tpcb-"$round"-log.*; done | awk '{print $3}' | sort -n |
+    awk '{v[NR] = $1} END {i = int(NR * 0.99); if (i < NR * 0.99) i++; if (i < 1) exit 1; printf "%.2f", v[i] / 1000}')"
 {
     cat "$WORK/machine.txt"
     echo "clients $CLIENTS; pgbench -s 10 -j 2 -T $PGBENCH_SECONDS; moves $MOVE_SECONDS s, views $VIEW_SECONDS s; $LONG_GAMES long games of $LONG_PLIES plies; LOG_LEVEL=$BENCH_LOG_LEVEL"
-    "$LOAD" compare "${REPORTS[@]}" --tpcb "$TPCB" --select-only "$SELECT_ONLY" --tpcb-p99-ms "$TPCB_P99"
+    for round in "${ROUNDS[@]}"; do
+        read -r tpcb select_only <"$WORK/pgbench-$round.txt"
+        echo "pgbench $round the server: TPC-B-like $tpcb tps, select-only $select_only tps"
+    done
+    "$LOAD" compare "${REPORTS[@]}" --tpcb "$TPCB" --select-only "$SELECT_ONLY" --tpcb-p99-ms "${TPCB_P99:?no pgbench log}"
 } | tee "$WORK/table.txt"
 exit "$LOAD_FAILED"
