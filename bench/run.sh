@@ -24,7 +24,8 @@
 # PERF=1 (record `perf` on the server of PERF_BACKEND, postgres (the
 # default) or sqlite, during its move phase, or its view phase with
 # PERF_PHASE=views, at PERF_FREQ samples a second, default 199; the reports
-# perf-self.txt and perf-children.txt are kept in OUT). Any other server setting (WORKERS,
+# perf-self.txt and perf-children.txt are kept in OUT; on PostgreSQL they are
+# written before pgbench's second round, which then starts that much later). Any other server setting (WORKERS,
 # DATABASE_POOL_SIZE, ...) passes through from the environment.
 #
 # Only the rate limits differ from the server's defaults (REGISTER_RATE_LIMIT
@@ -126,9 +127,9 @@ machine | tee "$WORK/machine.txt" >&2
 # measurement"); the ratios divide by the mean of the two, which brackets
 # the server's run, and the table shows both.
 tps() { sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$1"; }
-# Each measured run on PostgreSQL (both rounds of pgbench, the server's)
-# starts from a checkpoint, so that none inherits the writing of the
-# one before it (pgbench's data load, the server's moves).
+# Each TPC-B-like run of pgbench and the server's run on PostgreSQL start
+# from a checkpoint, so that none inherits the writing of the one before
+# it (pgbench's data load, the server's moves).
 checkpoint() {
     psql -Xq -d postgres -c CHECKPOINT >/dev/null 2>&1 ||
         echo "warning: CHECKPOINT refused (not a superuser?); runs may inherit each other's writes" >&2
@@ -247,7 +248,8 @@ for backend in $BACKENDS; do
         new_db "$DB"
         checkpoint
         run_load "postgres://$PGUSER@$PGHOST:$PGPORT/$DB" postgres PostgreSQL
-        dropdb --force "$DB"
+        dropdb --force "$DB" ||
+            echo "warning: could not drop database $DB (dropped again on exit)" >&2
         pgbench_round after
         ;;
     sqlite)

@@ -499,7 +499,7 @@ impl OwnConnections {
         // (docs/storage.md, "Reads without a blocking thread"). For the
         // same reason the generic plan is the plan, from the first run:
         // PostgreSQL would otherwise plan the batched read of games (its
-        // keys one array) again on nearly every run, an index plan for an
+        // keys one array) again on every run, an index plan for an
         // array of unknown length looking dearer than one for the few keys
         // given.
         conn.batch_execute(&format!(
