@@ -24,9 +24,10 @@
 # PERF=1 (record `perf` on the server of PERF_BACKEND, postgres (the
 # default) or sqlite, during its move phase, or its view phase with
 # PERF_PHASE=views, at PERF_FREQ samples a second, default 199; the reports
-# perf-self.txt and perf-children.txt are kept in OUT; on PostgreSQL they are
-# written before pgbench's second round, which then starts that much later). Any other server setting (WORKERS,
-# DATABASE_POOL_SIZE, ...) passes through from the environment.
+# perf-self.txt and perf-children.txt are kept in OUT; on PostgreSQL they
+# are written before pgbench's second round, which then starts that much
+# later). Any other server setting (WORKERS, DATABASE_POOL_SIZE, ...)
+# passes through from the environment.
 #
 # Only the rate limits differ from the server's defaults (REGISTER_RATE_LIMIT
 # and LOGIN_RATE_LIMIT: the tool registers 2 x CLIENTS accounts in seconds).

@@ -202,9 +202,9 @@ postgres_tests! {
     /// A worker's connections find games by their primary key, never by
     /// reading the whole table: on a new database `games` holds a page or
     /// two, where PostgreSQL would rather read them all, and the generic
-    /// plan a connection keeps for a prepared statement (made on its first
-    /// run) stays while the table grows (docs/storage.md, "Reads without a blocking
-    /// thread"). The read's plan is asked for as such a plan, for two
+    /// plan a connection keeps for a prepared statement (made on its
+    /// first run) stays while the table grows (docs/storage.md, "Reads
+    /// without a blocking thread"). The read's plan is asked for as such a plan, for two
     /// keys (a read that takes another's along); the write connections
     /// are opened the same way, generic plans included.
     async fn a_workers_connections_find_games_by_their_key(app) {
@@ -266,9 +266,10 @@ postgres_tests! {
     /// of unknown length costs more on paper than one for the keys given,
     /// so PostgreSQL would otherwise plan it again on every read, opening
     /// every index of `games` each time (docs/storage.md, "Reads without a
-    /// blocking thread"). The read is the server's own, sent as many times
-    /// as it takes PostgreSQL to choose; the connection's prepared
-    /// statement then tells how each run was planned.
+    /// blocking thread"). The read is the server's own, sent more times
+    /// than the five custom plans PostgreSQL tries before it would choose;
+    /// the connection's prepared statement then tells how each run was
+    /// planned.
     async fn a_workers_read_of_games_is_planned_once(app) {
         let (red, blue) = two_users(&app, "once").await;
         let game = random_match(&app, red, blue, Variant::Classic, Rules::default(), 9).await;
